@@ -1,0 +1,78 @@
+"""Apply a schedule to a payload with the transform interpreter (Python
+bindings). Diagnostics keep the schedule's file:line."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from mlir import ir
+from mlir.dialects.transform import interpreter
+
+from schedgen.errors import SchedgenError
+from schedgen.mlir_env import first_location, new_context, one_line, parse_file
+
+ENTRY = "__transform_main"
+_DIAG = re.compile(r'^Diagnostic message at loc\([^)]*\):\s*')
+
+
+@dataclass(frozen=True)
+class ScheduleInfo:
+    """What the schedule says about itself (module attributes written by
+    `generate`; a hand-written schedule may have none)."""
+
+    func: str | None
+    target: str | None
+    memory_bytes: int | None
+
+
+def _entry(schedule: ir.Module, path: str) -> ir.OpView:
+    for op in schedule.body.operations:
+        if op.operation.name == "transform.named_sequence" and \
+                ir.StringAttr(op.attributes["sym_name"]).value == ENTRY:
+            return op
+    raise SchedgenError(path, f"schedule has no transform.named_sequence @{ENTRY}")
+
+
+def _has_function(module: ir.Module, name: str) -> bool:
+    return any(op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == name
+               for op in module.body.operations)
+
+
+def schedule_info(schedule: ir.Module) -> ScheduleInfo:
+    attrs = schedule.operation.attributes
+    func = ir.StringAttr(attrs["schedgen.func"]).value if "schedgen.func" in attrs else None
+    target = ir.StringAttr(attrs["schedgen.target"]).value if "schedgen.target" in attrs else None
+    memory = ir.IntegerAttr(attrs["schedgen.memory_bytes"]).value if "schedgen.memory_bytes" in attrs else None
+    return ScheduleInfo(func, target, memory)
+
+
+def read_schedule_info(schedule_path: Path | str) -> ScheduleInfo:
+    ctx = new_context()
+    return schedule_info(parse_file(Path(schedule_path), ctx, "schedule"))
+
+
+def apply_schedule(payload_path: Path | str, schedule_path: Path | str) -> str:
+    """The transformed payload as text; raises SchedgenError (with the
+    schedule's file:line) when the schedule fails on this payload."""
+    payload_path, schedule_path = Path(payload_path), Path(schedule_path)
+    ctx = new_context()
+    payload = parse_file(payload_path, ctx, "payload")
+    schedule = parse_file(schedule_path, ctx, "schedule")
+    with ctx, ir.Location.unknown():
+        entry = _entry(schedule, str(schedule_path))
+        info = schedule_info(schedule)
+        if info.func is not None and not _has_function(payload, info.func):
+            raise SchedgenError(str(schedule_path), f"schedule is for function @{info.func}, which {payload_path} "
+                                "does not define")
+        try:
+            interpreter.apply_named_sequence(payload.operation, entry, schedule)
+        except ValueError as exc:
+            text = str(exc).replace("Failed to apply named transform sequence.", "").strip()
+            where = first_location(text, str(schedule_path))
+            first = _DIAG.sub("", text.splitlines()[0]) if text else "transform interpreter failed"
+            raise SchedgenError(where, f"schedule does not apply to {payload_path}: {one_line(first)}") from None
+        if not payload.operation.verify():
+            raise SchedgenError(str(schedule_path), f"transformed {payload_path} does not verify")
+        return str(payload)

@@ -1,0 +1,202 @@
+"""Analytic footprint of one loop nest: the bytes of every tile that is live
+in one iteration of the nest's innermost loop body.
+
+A nest is a root op tiled by `scf.forall` over its parallel dims, the
+producers fused into it, and (only when nothing else fits) some reduction
+dims tiled by sequential `scf.for` loops. Tiles propagate from the root to
+each fused producer through the indexing maps: an operand dimension indexed
+by sum(c_i * d_i) + k spans sum(|c_i| * (t_i - 1)) + 1 elements (so a
+convolution's input tile includes its halo), and a producer's iteration tile
+is read off its result map.
+
+    footprint = sum over ops X in the nest of
+                  bytes(result tile of X)          unless X's init is the
+                                                   result of a nest op (the
+                                                   tile is updated in place:
+                                                   fill -> matmul accumulator)
+              + sum over tensor inputs v of X of
+                  bytes(tile of v read by X)       unless v is the result of
+                                                   a nest op and X reads that
+                                                   whole tile (shared buffer)
+
+bytes(tile) = product of tile extents * element size. Inputs read by several
+ops are counted once per reading op: that is what the tiled IR holds before
+any CSE, and it keeps the estimate an upper bound of the independent
+measurement in `measure.py`. For tensor.pad / linalg.pack / linalg.unpack
+(no affine operand maps) the input tile is taken as the result tile's
+element count at the input's element size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import prod
+
+from schedgen.payload import Operand, Payload, TileableOp
+
+# A loop that moves a tile: ("d", root dim) for the forall loops, or
+# ("r", op index, dim) for a sequential reduction loop of one op.
+LoopId = tuple
+Offset = tuple[tuple[tuple[LoopId, int], ...], int]  # sum(coeff * iv(loop)) + const
+
+
+@dataclass(frozen=True)
+class DimTile:
+    size: int
+    offset: Offset  # symbolic offset: equal offsets and sizes mean the same slice
+
+
+@dataclass(frozen=True)
+class NestShape:
+    """Enough to compute a nest's footprint: root, members, tile sizes."""
+
+    root: int
+    members: frozenset[int]  # op indices, root included
+    root_tiles: tuple[int, ...]  # per root dim; the full size means untiled
+    reduction_tiles: tuple[tuple[int, int, int], ...] = ()  # (op, dim, size)
+
+
+@dataclass
+class Footprint:
+    total: int = 0
+    items: list[tuple[str, tuple[int, ...], int]] = field(default_factory=list)  # (what, tile shape, bytes)
+
+    def add(self, what: str, shape: tuple[int, ...], element_bytes: int) -> None:
+        b = prod(shape) * element_bytes
+        self.items.append((what, shape, b))
+        self.total += b
+
+
+_FULL: Offset = ((), 0)
+
+
+def _moved_by(loop: LoopId) -> Offset:
+    return (((loop, 1),), 0)
+
+
+def _combine(terms: list[tuple[int, Offset]], const: int) -> Offset:
+    acc: dict[LoopId, int] = {}
+    total = const
+    for c, (parts, k) in terms:
+        total += c * k
+        for loop, cc in parts:
+            acc[loop] = acc.get(loop, 0) + c * cc
+    return (tuple(sorted((lp, c) for lp, c in acc.items() if c)), total)
+
+
+def operand_tile(operand: Operand, tiles: list[DimTile]) -> list[DimTile] | None:
+    """The slice of `operand` read by one iteration with op dim tiles `tiles`."""
+    if operand.exprs is None:
+        return None
+    out = []
+    for k, e in enumerate(operand.exprs):
+        if e is None:  # non-linear index: the whole dimension
+            out.append(DimTile(operand.shape[k], _FULL))
+            continue
+        size = sum(abs(c) * (tiles[d].size - 1) for d, c in e.coeffs) + 1
+        offset = _combine([(c, tiles[d].offset) for d, c in e.coeffs], e.const)
+        out.append(DimTile(min(size, operand.shape[k]), offset))
+    return out
+
+
+def _result_map_dims(op: TileableOp) -> list[int] | None:
+    """The op dim behind each dim of its (first) result, or None when the
+    result map is not a projected permutation (such producers are not fused)."""
+    inits = [o for o in op.operands if o.is_init]
+    if not inits or inits[0].exprs is None:
+        return None
+    dims = [e.as_dim() if e is not None else None for e in inits[0].exprs]
+    return None if any(d is None for d in dims) else dims  # type: ignore[return-value]
+
+
+def root_tiles(op: TileableOp, sizes: tuple[int, ...]) -> list[DimTile]:
+    # A whole dim has offset 0 whatever the loop; reduction dims stay whole at
+    # the forall level.
+    return [DimTile(sizes[d], _moved_by(("d", d)) if kind == "parallel" and sizes[d] < op.domain[d] else _FULL)
+            if kind == "parallel" else DimTile(op.domain[d], _FULL)
+            for d, kind in enumerate(op.iterators)]
+
+
+def nest_tiles(payload: Payload, root: int, members: frozenset[int],
+               sizes: tuple[int, ...]) -> dict[int, list[DimTile]] | None:
+    """Forall-level iteration tile of every member, or None when some member
+    cannot be fused once: its in-nest users read different slices of it, or
+    its result map is not a permutation."""
+    tiles: dict[int, list[DimTile]] = {root: root_tiles(payload.ops[root], sizes)}
+    for idx in sorted(members - {root}, reverse=True):  # consumers before producers
+        op = payload.ops[idx]
+        dims = _result_map_dims(op)
+        if dims is None or len(op.results) != 1:
+            return None
+        wanted: list[DimTile] | None = None
+        for u in {u.index for u in op.results[0].users if u.kind == "op" and u.index in members}:
+            user = payload.ops[u]
+            for operand in user.operands:
+                if operand.value.kind == "op" and operand.value.index == idx:
+                    t = operand_tile(operand, tiles[u])
+                    if t is None or (wanted is not None and t != wanted):
+                        return None
+                    wanted = t
+        if wanted is None:
+            return None
+        own = [DimTile(op.domain[d], _FULL) for d in range(len(op.domain))]
+        for k, d in enumerate(dims):
+            own[d] = wanted[k]
+        tiles[idx] = own
+    return tiles
+
+
+def footprint(payload: Payload, nest: NestShape) -> Footprint | None:
+    """Bytes live in one innermost iteration (formula in the module doc), or
+    None when the members cannot share the nest (see `nest_tiles`)."""
+    tiles = nest_tiles(payload, nest.root, nest.members, nest.root_tiles)
+    if tiles is None:
+        return None
+    reduced = {(op, d): s for op, d, s in nest.reduction_tiles}
+    fp = Footprint()
+    for idx in sorted(nest.members, reverse=True):
+        op = payload.ops[idx]
+        inner = [DimTile(reduced[(idx, d)], _moved_by(("r", idx, d))) if (idx, d) in reduced else t
+                 for d, t in enumerate(tiles[idx])]
+        for operand in op.operands:
+            in_nest = operand.value.kind == "op" and operand.value.index in nest.members
+            if operand.is_init:
+                if not in_nest:
+                    t = operand_tile(operand, inner)
+                    shape = tuple(x.size for x in t) if t is not None else operand.shape
+                    fp.add(f"op{idx} result", shape, operand.element_bytes)
+                continue
+            t = operand_tile(operand, inner)
+            if t is None:  # pad / pack / unpack: result-tile element count
+                shape = _result_shape(op, inner)
+            else:
+                shape = tuple(x.size for x in t)
+            if in_nest:
+                producer_tile = _producer_result_tile(payload, operand.value.index, tiles)
+                if t is not None and producer_tile == t:
+                    continue
+            fp.add(f"op{idx} reads {operand.value.label()}", shape, operand.element_bytes)
+        if not any(o.is_init for o in op.operands):  # tensor.pad: result without init
+            fp.add(f"op{idx} result", _result_shape(op, inner), op.results[0].element_bytes)
+    return fp
+
+
+def _result_shape(op: TileableOp, inner: list[DimTile]) -> tuple[int, ...]:
+    if op.name == "linalg.pack":  # outer dims tiled, inner tile dims whole
+        r = op.results[0].shape
+        return tuple(t.size for t in inner) + tuple(r[len(inner):])
+    return tuple(t.size for t in inner)
+
+
+def _producer_result_tile(payload: Payload, idx: int, tiles: dict[int, list[DimTile]]) -> list[DimTile] | None:
+    op = payload.ops[idx]
+    init = next((o for o in op.operands if o.is_init), None)
+    return operand_tile(init, tiles[idx]) if init is not None else None
+
+
+def untiled_footprint(payload: Payload, op: TileableOp) -> Footprint:
+    nest = NestShape(op.index, frozenset({op.index}), op.domain)
+    fp = footprint(payload, nest)
+    assert fp is not None  # a lone op always has tiles
+    return fp
+

@@ -1,0 +1,192 @@
+"""Independent footprint measurement on transformed IR.
+
+The planner's estimate is never trusted here: this walks the tiled function
+and, for every innermost loop body, adds up the buffers that the tileable ops
+live in it (those in the body and in the bodies of its enclosing loops)
+read or write. Values that are one buffer are counted once: a DPS op's result
+and its init when the init is produced inside the nest (a fill feeding a
+matmul accumulator), a loop's iter_arg, init and result, and full-size
+extract/insert slices of such values. Every other tensor operand, e.g. each
+extract_slice of a function argument, is its own tile. Tile types must be
+static (schedgen's tile sizes divide the loop ranges).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import prod
+
+from mlir import ir
+
+from schedgen.payload import element_bytes, is_tileable
+
+LOOPS = ("scf.forall", "scf.for")
+
+
+@dataclass
+class MeasuredNest:
+    loop: str  # op name of the outermost loop
+    line: int  # its line in the transformed IR text
+    ops: list[str]  # tileable ops inside, in order
+    innermost_loops: int
+    footprint_bytes: int | None  # the largest innermost body; None when a tile is dynamic
+    problem: str | None = None
+
+
+@dataclass
+class MeasuredOp:
+    """A tileable op left outside any loop: its whole operands and results."""
+
+    name: str
+    line: int
+    footprint_bytes: int | None
+    problem: str | None = None
+
+
+@dataclass
+class Measurement:
+    nests: list[MeasuredNest] = field(default_factory=list)
+    untiled: list[MeasuredOp] = field(default_factory=list)
+    op_counts: dict[str, int] = field(default_factory=dict)  # tileable ops by name, inside and outside loops
+
+
+class _Dynamic(Exception):
+    pass
+
+
+def _bytes(t: ir.Type) -> int:
+    if not isinstance(t, ir.RankedTensorType):
+        return 0
+    if not t.has_static_shape:
+        raise _Dynamic(str(t))
+    return prod(t.shape) * element_bytes(t.element_type)
+
+
+def _walk_ops(region_owner: ir.Operation):
+    """Ops nested in `region_owner`, not descending into tileable ops' bodies."""
+    for region in region_owner.regions:
+        for block in region.blocks:
+            for op in block.operations:
+                yield op.operation
+                if not is_tileable(op.operation.name):
+                    yield from _walk_ops(op.operation)
+
+
+def _line(op: ir.Operation) -> int:
+    loc = op.location
+    return loc.start_line if loc.is_a_file() else 0
+
+
+def _enclosing_loop(op: ir.Operation) -> ir.Operation | None:
+    p = op.parent
+    while p is not None and p.name not in LOOPS and p.name != "func.func":
+        p = p.parent
+    return p if p is not None and p.name in LOOPS else None
+
+
+def _origin(v: ir.Value, produced: set) -> object | None:
+    """The nest op result that `v` is the same buffer as, if any."""
+    for _ in range(10000):
+        if isinstance(v, ir.OpResult):
+            owner = v.owner
+            if isinstance(owner, ir.OpView):
+                owner = owner.operation
+            if owner in produced:
+                # A DPS result is its init's buffer when that init is itself
+                # a nest op's result (fill -> matmul accumulator).
+                inits = _inits(owner)
+                if v.result_number < len(inits):
+                    tied = _origin(inits[v.result_number], produced)
+                    if tied is not None:
+                        return tied
+                return (owner, v.result_number)
+            if owner.name == "tensor.extract_slice" and v.type == owner.operands[0].type:
+                v = owner.operands[0]
+            elif owner.name == "tensor.insert_slice":
+                v = owner.operands[1]
+            elif owner.name == "scf.for":
+                v = owner.operands[3 + v.result_number]
+            else:
+                return None
+        elif isinstance(v, ir.BlockArgument):
+            parent = v.owner.owner
+            if isinstance(parent, ir.OpView):
+                parent = parent.operation
+            if parent.name == "scf.for" and v.arg_number >= 1:
+                v = parent.operands[3 + v.arg_number - 1]
+            else:
+                return None
+        else:
+            return None
+    return None
+
+
+def _inits(op: ir.Operation) -> list[ir.Value]:
+    """The DPS init operands of a tileable op (none for tensor.pad)."""
+    if "operandSegmentSizes" in op.attributes and op.name.startswith("linalg."):
+        seg = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+        return list(op.operands)[seg[0]:seg[0] + seg[1]]
+    if op.name in ("linalg.pack", "linalg.unpack"):
+        return [op.operands[1]]
+    return []
+
+
+def _body_footprint(ops: list[ir.Operation]) -> int:
+    produced = set(ops)
+    classes: dict[object, int] = {}
+
+    def add(key: object, nbytes: int) -> None:
+        classes[key] = max(classes.get(key, 0), nbytes)
+
+    for op in ops:
+        inits = _inits(op)
+        for v in op.operands:
+            if v in inits or not isinstance(v.type, ir.RankedTensorType):
+                continue
+            o = _origin(v, produced)
+            add(o if o is not None else ("value", v), _bytes(v.type))
+        for i, r in enumerate(op.results):
+            o = _origin(inits[i], produced) if i < len(inits) else None
+            add(o if o is not None else (op, i), _bytes(r.type))
+    return sum(classes.values())
+
+
+def measure(module: ir.Module, func_name: str) -> Measurement:
+    m = Measurement()
+    func = next(op for op in module.body.operations
+                if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == func_name)
+    for op in _walk_ops(func.operation):
+        if is_tileable(op.name):
+            m.op_counts[op.name] = m.op_counts.get(op.name, 0) + 1
+    for op in func.regions[0].blocks[0].operations:
+        op = op.operation
+        if op.name in LOOPS:
+            m.nests.append(_measure_nest(op))
+        elif is_tileable(op.name):
+            try:
+                m.untiled.append(MeasuredOp(op.name, _line(op), _body_footprint([op])))
+            except _Dynamic as exc:
+                m.untiled.append(MeasuredOp(op.name, _line(op), None, f"dynamic type {exc}"))
+    return m
+
+
+def _measure_nest(outer: ir.Operation) -> MeasuredNest:
+    inside = list(_walk_ops(outer))
+    loops = [outer] + [o for o in inside if o.name in LOOPS]
+    tileable = [o for o in inside if is_tileable(o.name)]
+    has_inner = {_enclosing_loop(lp) for lp in loops[1:]}
+    innermost = [lp for lp in loops if lp not in has_inner]
+    names = [o.name for o in tileable]
+    try:
+        worst = 0
+        for lp in innermost:
+            chain = set()
+            p: ir.Operation | None = lp
+            while p is not None:
+                chain.add(p)
+                p = _enclosing_loop(p) if p != outer else None
+            body = [o for o in tileable if _enclosing_loop(o) in chain]
+            worst = max(worst, _body_footprint(body))
+        return MeasuredNest(outer.name, _line(outer), names, len(innermost), worst)
+    except _Dynamic as exc:
+        return MeasuredNest(outer.name, _line(outer), names, len(innermost), None, f"dynamic tile type {exc}")

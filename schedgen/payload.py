@@ -1,0 +1,362 @@
+"""Payload model: the tileable ops of one function, read with the MLIR bindings.
+
+Everything the planner needs is copied out of the IR into plain dataclasses,
+so the analyses never touch MLIR objects (and never regex IR text).
+Named linalg ops are generalized on a clone of the module to read their
+indexing maps and iterator kinds; the clone keeps op order, so ops pair up
+by position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from mlir import ir
+from mlir.dialects.transform import interpreter
+
+from schedgen.errors import SchedgenError
+from schedgen.mlir_env import new_context, parse_file
+
+# Ops that implement TilingInterface without being linalg structured ops.
+NON_STRUCTURED_TILEABLE = ("tensor.pad", "linalg.pack", "linalg.unpack")
+# linalg ops that are not structured (they survive generalization unchanged).
+_LINALG_NOT_TILEABLE = ("linalg.yield", "linalg.index", "linalg.softmax", "linalg.winograd_filter_transform",
+                        "linalg.winograd_input_transform", "linalg.winograd_output_transform")
+
+
+@dataclass(frozen=True)
+class ValueRef:
+    """Where a value comes from: a function argument, a tileable op's result,
+    or the result of another (not tileable) op of the function body."""
+
+    kind: Literal["arg", "op", "other"]
+    index: int
+    result: int = 0
+
+    def label(self) -> str:
+        if self.kind == "arg":
+            return f"%arg{self.index}"
+        if self.kind == "op":
+            return f"op{self.index}" + (f"#{self.result}" if self.result else "")
+        return f"other{self.index}"
+
+
+@dataclass(frozen=True)
+class Use:
+    """One user of a value: a tileable op, the function's return, or another op."""
+
+    kind: Literal["op", "return", "other"]
+    index: int
+
+
+@dataclass(frozen=True)
+class Linear:
+    """An affine expression that is sum(coeff * d_i) + const (conv windows,
+    strides, plain dims). Non-linear expressions (mod, floordiv) are None."""
+
+    coeffs: tuple[tuple[int, int], ...]
+    const: int
+
+    def as_dim(self) -> int | None:
+        return self.coeffs[0][0] if len(self.coeffs) == 1 and self.coeffs[0][1] == 1 and self.const == 0 else None
+
+
+@dataclass(frozen=True)
+class Operand:
+    value: ValueRef
+    shape: tuple[int, ...]
+    element_type: str
+    element_bytes: int
+    is_init: bool
+    indexing_map: str | None  # printed affine map; None for pad/pack/unpack
+    exprs: tuple[Linear | None, ...] | None
+
+
+@dataclass(frozen=True)
+class Result:
+    shape: tuple[int, ...]
+    element_type: str
+    element_bytes: int
+    type_str: str
+    users: tuple[Use, ...]
+
+
+@dataclass(frozen=True)
+class TileableOp:
+    index: int  # position among the function's tileable ops, program order
+    name: str
+    line: int
+    col: int
+    domain: tuple[int, ...]  # static loop ranges of the iteration domain
+    iterators: tuple[str, ...]  # "parallel" / "reduction" per loop dim
+    operands: tuple[Operand, ...]  # tensor operands only (scalars carry no tile)
+    results: tuple[Result, ...]
+
+    @property
+    def label(self) -> str:
+        return f"op{self.index} {self.name}"
+
+    def parallel_dims(self) -> list[int]:
+        return [d for d, k in enumerate(self.iterators) if k == "parallel"]
+
+    def reduction_dims(self) -> list[int]:
+        return [d for d, k in enumerate(self.iterators) if k != "parallel"]
+
+
+@dataclass(frozen=True)
+class OtherOp:
+    """A non-tileable op in the body (tensor.empty, constants, reshapes...)."""
+
+    index: int
+    name: str
+    line: int
+    operands: tuple[ValueRef, ...]
+
+
+@dataclass(frozen=True)
+class Payload:
+    path: str
+    func_name: str
+    func_line: int
+    arg_types: tuple[tuple[tuple[int, ...], str], ...]  # (shape, element type) per argument
+    ops: tuple[TileableOp, ...]
+    others: tuple[OtherOp, ...]
+    returns: tuple[ValueRef, ...]
+
+    def where(self, op: TileableOp) -> str:
+        return f"{self.path}:{op.line}"
+
+
+def element_bytes(t: ir.Type) -> int:
+    if isinstance(t, ir.IndexType):
+        return 8
+    width = getattr(t, "width", None)
+    if width is None:
+        raise ValueError(f"unsupported element type {t}")
+    return max(1, (width + 7) // 8)
+
+
+def _linear(expr: ir.AffineExpr) -> Linear | None:
+    if isinstance(expr, ir.AffineDimExpr):
+        return Linear(((expr.position, 1),), 0)
+    if isinstance(expr, ir.AffineConstantExpr):
+        return Linear((), expr.value)
+    if isinstance(expr, ir.AffineAddExpr):
+        add = expr
+        lhs, rhs = _linear(add.lhs), _linear(add.rhs)
+        if lhs is None or rhs is None:
+            return None
+        coeffs: dict[int, int] = dict(lhs.coeffs)
+        for d, c in rhs.coeffs:
+            coeffs[d] = coeffs.get(d, 0) + c
+        return Linear(tuple(sorted((d, c) for d, c in coeffs.items() if c)), lhs.const + rhs.const)
+    if isinstance(expr, ir.AffineMulExpr):
+        mul = expr
+        lhs, rhs = _linear(mul.lhs), _linear(mul.rhs)
+        if lhs is None or rhs is None:
+            return None
+        if not rhs.coeffs:
+            lhs, rhs = rhs, lhs
+        if lhs.coeffs:  # product of two dims: not affine-linear
+            return None
+        k = lhs.const
+        return Linear(tuple((d, c * k) for d, c in rhs.coeffs if c * k), rhs.const * k)
+    return None
+
+
+def is_tileable(name: str) -> bool:
+    return name in NON_STRUCTURED_TILEABLE or (name.startswith("linalg.") and name not in _LINALG_NOT_TILEABLE)
+
+
+def _public_funcs(module: ir.Module) -> list[ir.OpView]:
+    funcs = []
+    for op in module.body.operations:
+        if op.operation.name != "func.func" or not op.regions[0].blocks:
+            continue
+        vis = op.attributes["sym_visibility"] if "sym_visibility" in op.attributes else None
+        if vis is None or ir.StringAttr(vis).value == "public":
+            funcs.append(op)
+    return funcs
+
+
+def _sym_name(op: ir.OpView) -> str:
+    return ir.StringAttr(op.attributes["sym_name"]).value
+
+
+def select_function(module: ir.Module, path: str, func: str | None) -> ir.OpView:
+    funcs = _public_funcs(module)
+    if func is not None:
+        for op in module.body.operations:
+            if op.operation.name == "func.func" and _sym_name(op) == func and op.regions[0].blocks:
+                return op
+        names = ", ".join("@" + _sym_name(f) for f in funcs) or "none"
+        raise SchedgenError(path, f"no function @{func} (public functions: {names})")
+    if not funcs:
+        raise SchedgenError(path, "no public function with a body")
+    if len(funcs) > 1:
+        names = ", ".join("@" + _sym_name(f) for f in funcs)
+        raise SchedgenError(path, f"several public functions ({names}); pick one with --func")
+    return funcs[0]
+
+
+def load_payload(path: Path | str, func: str | None = None) -> Payload:
+    """Parse `path` and build the payload model of one function."""
+    path = Path(path)
+    ctx = new_context()
+    module = parse_file(path, ctx, "payload")
+    with ctx, ir.Location.unknown():
+        generalized = ir.Module.parseFile(str(path))
+        _generalize(generalized)
+        return _build(module, generalized, str(path), func)
+
+
+# The transform interpreter rewrites ops in place; a pass pipeline would run
+# the greedy driver, which hoists and folds constants and so shifts positions.
+_GENERALIZE = """module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %all = transform.structured.match interface{LinalgOp} in %root : (!transform.any_op) -> !transform.any_op
+    %generic = transform.structured.generalize %all : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}"""
+
+
+def _generalize(module: ir.Module) -> None:
+    schedule = ir.Module.parse(_GENERALIZE)
+    interpreter.apply_named_sequence(module.operation, schedule.body.operations[0], schedule)
+
+
+def _loc(op: ir.Operation) -> tuple[int, int]:
+    loc = op.location
+    if loc.is_a_file():
+        return loc.start_line, loc.start_col
+    return 0, 0
+
+
+def _build(module: ir.Module, generalized: ir.Module, path: str, func: str | None) -> Payload:
+    fn = select_function(module, path, func)
+    fn_name = _sym_name(fn)
+    block = fn.regions[0].blocks[0]
+    gen_fn = next(op for op in generalized.body.operations
+                  if op.operation.name == "func.func" and _sym_name(op) == fn_name)
+    body = list(block.operations)
+    gen_body = list(gen_fn.regions[0].blocks[0].operations)
+    if len(body) != len(gen_body):  # generalization is one-to-one; anything else is a bug
+        raise SchedgenError(path, "internal: generalization changed the number of ops")
+
+    producer: dict[ir.Value, ValueRef] = {}
+    for i, arg in enumerate(block.arguments):
+        producer[arg] = ValueRef("arg", i)
+    arg_types = []
+    for i, arg in enumerate(block.arguments):
+        line, _ = _loc(fn.operation)
+        arg_types.append(_static_shape(arg.type, path, line, f"@{fn_name} argument {i}"))
+
+    tileable_pos: dict[int, int] = {}
+    other_pos: dict[int, int] = {}
+    for pos, op in enumerate(body):
+        if is_tileable(op.operation.name):
+            tileable_pos[pos] = len(tileable_pos)
+        else:
+            other_pos[pos] = len(other_pos)
+    pos_of_op = {op.operation: pos for pos, op in enumerate(body)}
+
+    def use_of(owner: ir.Operation) -> Use:
+        if owner not in pos_of_op:  # a user nested in a region of a body op
+            while owner.parent is not None and owner.parent not in pos_of_op:
+                owner = owner.parent
+            owner = owner.parent if owner.parent is not None else owner
+        pos = pos_of_op[owner]
+        if owner.name == "func.return":
+            return Use("return", 0)
+        return Use("op", tileable_pos[pos]) if pos in tileable_pos else Use("other", other_pos[pos])
+
+    ops: list[TileableOp] = []
+    others: list[OtherOp] = []
+    returns: tuple[ValueRef, ...] = ()
+    for pos, (op, gop) in enumerate(zip(body, gen_body)):
+        o = op.operation
+        for r, res in enumerate(o.results):
+            producer[res] = ValueRef("op", tileable_pos[pos], r) if pos in tileable_pos else ValueRef("other", other_pos[pos], r)
+        if o.name == "func.return":
+            returns = tuple(producer[v] for v in o.operands)
+            continue
+        line, col = _loc(o)
+        if pos not in tileable_pos:
+            others.append(OtherOp(other_pos[pos], o.name, line,
+                                  tuple(producer[v] for v in o.operands if v in producer)))
+            continue
+        ops.append(_tileable(o, gop.operation, tileable_pos[pos], path, line, col, producer, use_of))
+    return Payload(path=path, func_name=fn_name, func_line=_loc(fn.operation)[0], arg_types=tuple(arg_types),
+                   ops=tuple(ops), others=tuple(others), returns=returns)
+
+
+def _static_shape(t: ir.Type, path: str, line: int, what: str) -> tuple[tuple[int, ...], str]:
+    if not isinstance(t, ir.RankedTensorType):
+        return ((), str(t))
+    rt = ir.RankedTensorType(t)
+    if not rt.has_static_shape:
+        raise SchedgenError(f"{path}:{line}", f"{what} has dynamic shape {t}; only static shapes are supported")
+    return (tuple(rt.shape), str(rt.element_type))
+
+
+def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int, col: int,
+              producer: dict[ir.Value, ValueRef], use_of) -> TileableOp:
+    where = f"{path}:{line}"
+
+    def shaped(v: ir.Value) -> tuple[tuple[int, ...], str, int] | None:
+        if not isinstance(v.type, ir.RankedTensorType):
+            return None
+        rt = ir.RankedTensorType(v.type)
+        if not rt.has_static_shape:
+            raise SchedgenError(where, f"has dynamic shape {v.type}; only static shapes are supported", op=o.name)
+        return tuple(rt.shape), str(rt.element_type), element_bytes(rt.element_type)
+
+    results = []
+    for res in o.results:
+        s = shaped(res)
+        if s is None:
+            raise SchedgenError(where, f"result type {res.type} is not a ranked tensor (payloads are linalg on tensors)",
+                                op=o.name)
+        results.append(Result(s[0], s[1], s[2], str(res.type), tuple(use_of(u.owner) for u in res.uses)))
+
+    if g.name == "linalg.generic":
+        maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(g.attributes["indexing_maps"])]
+        iterators = tuple("parallel" if "parallel" in str(a) else "reduction"
+                          for a in ir.ArrayAttr(g.attributes["iterator_types"]))
+        n_inputs = len(g.operands) - len(g.results)
+        operands = []
+        domain: list[int | None] = [None] * len(iterators)
+        for i, (v, m) in enumerate(zip(g.operands, maps)):
+            s = shaped(v)
+            if s is None:  # scalar operand (linalg.fill's value)
+                continue
+            exprs = tuple(_linear(e) for e in m.results)
+            for k, e in enumerate(exprs):
+                d = e.as_dim() if e is not None else None
+                if d is not None and domain[d] is None:
+                    domain[d] = s[0][k]
+            operands.append(Operand(producer[o.operands[i]], s[0], s[1], s[2], i >= n_inputs, str(m), exprs))
+        if any(d is None for d in domain):
+            raise SchedgenError(where, "cannot derive static loop ranges from the indexing maps", op=o.name)
+        return TileableOp(index, o.name, line, col, tuple(d for d in domain if d is not None), iterators,
+                          tuple(operands), tuple(results))
+
+    # tensor.pad, linalg.pack, linalg.unpack: all-parallel domains without
+    # affine operand maps. pad and unpack iterate over the result; pack over
+    # the source (the packed result's outer dims).
+    operands = []
+    for i, v in enumerate(o.operands):
+        s = shaped(v)
+        if s is None or v not in producer:
+            continue
+        is_init = o.name != "tensor.pad" and i == 1
+        operands.append(Operand(producer[v], s[0], s[1], s[2], is_init, None, None))
+    if o.name == "linalg.pack":
+        domain_t = operands[0].shape
+    else:
+        domain_t = results[0].shape
+    return TileableOp(index, o.name, line, col, tuple(domain_t), ("parallel",) * len(domain_t),
+                      tuple(operands), tuple(results))

@@ -1,0 +1,101 @@
+"""The plan: what schedgen decided, as pydantic models (JSON with --json),
+and its table form for `schedgen explain`."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from pydantic import BaseModel
+
+from schedgen.target import Target
+
+
+class FuseMode(str, Enum):
+    MAX_PRODUCERS = "max-producers"
+    MAX_SIZE = "max-size"
+    NO_FUSE = "no-fuse"
+
+
+class OpRef(BaseModel):
+    index: int  # position among the function's tileable ops
+    name: str
+    line: int
+    result_type: str
+
+    @property
+    def label(self) -> str:
+        return f"op{self.index} {self.name}"
+
+
+class ReductionTiling(BaseModel):
+    """A reduction dim of one nest op tiled by a sequential scf.for."""
+
+    op: int
+    op_rank: int  # number of loops of the op (length of its tile_sizes)
+    dim: int
+    size: int
+    extent: int
+
+
+class FootprintItem(BaseModel):
+    what: str
+    shape: list[int]
+    bytes: int
+
+
+class LoopNest(BaseModel):
+    id: int
+    root: OpRef
+    loop_kind: str  # "scf.forall" (parallel dims) ; reduction loops are scf.for
+    dims_order: list[int]  # root dims in tiling order: parallel, outermost first
+    tile_sizes: list[int]  # per root dim, 0 = not tiled (the transform ops' convention)
+    producers: list[OpRef]  # fused by fuse_into_containing_op, in this order
+    consumers: list[OpRef] = []  # fused by transform.xtc.fuse_consumer (none chosen yet)
+    cse_before: list[int] = []  # producers read by several nest ops: their slices are merged first
+    reduction_tiling: list[ReductionTiling] = []
+    footprint_bytes: int
+    budget_bytes: int
+    footprint_items: list[FootprintItem]
+    notes: list[str] = []
+
+    @property
+    def ops(self) -> list[OpRef]:
+        return [self.root, *self.producers, *self.consumers]
+
+
+class UntiledOp(BaseModel):
+    op: OpRef
+    footprint_bytes: int
+    reason: str
+
+
+class Plan(BaseModel):
+    payload: str
+    func: str
+    target: Target
+    fuse_mode: FuseMode
+    ops: list[OpRef]  # every tileable op of the function, program order
+    nests: list[LoopNest]  # in emission order (reverse program order of roots)
+    untiled: list[UntiledOp]
+
+
+def format_table(plan: Plan) -> str:
+    """Human-readable plan: one block per nest, then the untiled ops."""
+    budget = plan.target.memory_bytes
+    lines = [f"plan for @{plan.func} in {plan.payload}: target {plan.target.name} "
+             f"({budget} bytes), fuse mode {plan.fuse_mode.value}",
+             f"{'nest':<5} {'root':<34} {'tile sizes':<22} {'loops':<11} {'footprint / budget':<22} fused ops"]
+    for n in plan.nests:
+        fused = ", ".join(f"op{p.index}" for p in n.producers) or "-"
+        sizes = "[" + ", ".join(map(str, n.tile_sizes)) + "]"
+        pct = 100.0 * n.footprint_bytes / budget
+        lines.append(f"{n.id:<5} {n.root.label + ' (line ' + str(n.root.line) + ')':<34} {sizes:<22} "
+                     f"{n.loop_kind:<11} {str(n.footprint_bytes) + ' / ' + str(budget) + f' ({pct:.0f}%)':<22} {fused}")
+        for r in n.reduction_tiling:
+            lines.append(f"{'':<5}   reduction dim d{r.dim} of op{r.op} tiled by {r.size} of {r.extent} (scf.for)")
+        for note in n.notes:
+            lines.append(f"{'':<5}   note: {note}")
+    for u in plan.untiled:
+        lines.append(f"{'-':<5} {u.op.label + ' (line ' + str(u.op.line) + ')':<34} {'untiled':<22} {'-':<11} "
+                     f"{str(u.footprint_bytes) + ' / ' + str(budget):<22} {u.reason}")
+    return "\n".join(lines)

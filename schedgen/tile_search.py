@@ -1,0 +1,61 @@
+"""Tile-size search: shrink dims in order until the nest fits, then grow each
+dim back, in the same order, to the largest size that still fits.
+
+Sizes are divisors of the loop range, so every tile is full and static (see
+README, "Tile sizes divide the loop range"). The grow-back is a binary search
+over that divisor list; footprints grow with every tile size, so "fits" is
+monotone along each dim and the search is exact per dim.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+
+Sizes = dict[Hashable, int]
+
+
+def divisors(n: int) -> list[int]:
+    small = [d for d in range(1, int(n**0.5) + 1) if n % d == 0]
+    return sorted(set(small + [n // d for d in small]))
+
+
+@dataclass(frozen=True)
+class SearchDim:
+    key: Hashable  # e.g. ("d", 0) for a root dim, ("r", op, dim) for a reduction dim
+    extent: int
+
+
+def fit_tiles(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool],
+              start: Sizes | None = None) -> Sizes | None:
+    """Largest per-dim sizes (shrink then grow back) for which `fits` holds,
+    starting from `start` (default: every dim whole); None when even
+    1-element tiles along every dim do not fit."""
+    sizes: Sizes = dict(start) if start else {d.key: d.extent for d in dims}
+    options = {d.key: divisors(d.extent) for d in dims}
+    # Shrink: halve (to the next divisor) one dim at a time, in order.
+    for d in dims:
+        while not fits(sizes) and sizes[d.key] > 1:
+            opts = options[d.key]
+            half = sizes[d.key] // 2
+            sizes[d.key] = opts[max(0, bisect_right(opts, half) - 1)]
+        if fits(sizes):
+            break
+    if not fits(sizes):
+        return None
+    # Grow back: per dim, binary search the divisor list above the current size.
+    for d in dims:
+        opts = options[d.key]
+        lo = opts.index(sizes[d.key])  # known to fit
+        hi = len(opts) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            trial = dict(sizes)
+            trial[d.key] = opts[mid]
+            if fits(trial):
+                lo = mid
+            else:
+                hi = mid - 1
+        sizes[d.key] = opts[lo]
+    return sizes

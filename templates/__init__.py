@@ -1,0 +1,1 @@
+"""Jinja2 templates of schedgen, shipped as package data (schedgen.templates)."""
