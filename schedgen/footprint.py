@@ -117,23 +117,36 @@ def root_tiles(op: TileableOp, sizes: tuple[int, ...]) -> list[DimTile]:
             for d, kind in enumerate(op.iterators)]
 
 
-def nest_tiles(payload: Payload, root: int, members: frozenset[int],
-               sizes: tuple[int, ...]) -> dict[int, list[DimTile]] | None:
-    """Forall-level iteration tile of every member, or None when some member
-    cannot be fused once: its in-nest users read different slices of it, or
-    its result map is not a permutation."""
-    tiles: dict[int, list[DimTile]] = {root: root_tiles(payload.ops[root], sizes)}
-    for idx in sorted(members - {root}, reverse=True):  # consumers before producers
-        op = payload.ops[idx]
+Reduced = dict[tuple[int, int], int]  # (op, dim) -> size of its sequential reduction loop
+
+
+class TiledNest:
+    """Tiles and footprint items of a nest at fixed tile sizes, grown one
+    producer at a time (consumers first): adding a producer never changes
+    the tiles of the ops already in, only its users' shared reads."""
+
+    def __init__(self, payload: Payload, root: int, sizes: tuple[int, ...],
+                 reduced: Reduced | None = None) -> None:
+        self.payload = payload
+        self.reduced = reduced or {}
+        self.tiles: dict[int, list[DimTile]] = {root: root_tiles(payload.ops[root], sizes)}
+        self.members: set[int] = {root}
+        self.items: dict[int, list[tuple[str, tuple[int, ...], int]]] = {root: self._items(root)}
+        self.total = sum(b for _, _, b in self.items[root])
+
+    def producer_tiles(self, idx: int) -> list[DimTile] | None:
+        """The forall-level tile of producer `idx` if fused now, or None when
+        it cannot be fused once: its users in the nest read different slices
+        of it, or its result map is not a permutation."""
+        op = self.payload.ops[idx]
         dims = _result_map_dims(op)
         if dims is None or len(op.results) != 1:
             return None
         wanted: list[DimTile] | None = None
-        for u in {u.index for u in op.results[0].users if u.kind == "op" and u.index in members}:
-            user = payload.ops[u]
-            for operand in user.operands:
+        for u in {u.index for u in op.results[0].users if u.kind == "op" and u.index in self.members}:
+            for operand in self.payload.ops[u].operands:
                 if operand.value.kind == "op" and operand.value.index == idx:
-                    t = operand_tile(operand, tiles[u])
+                    t = operand_tile(operand, self.tiles[u])
                     if t is None or (wanted is not None and t != wanted):
                         return None
                     wanted = t
@@ -142,24 +155,54 @@ def nest_tiles(payload: Payload, root: int, members: frozenset[int],
         own = [DimTile(op.domain[d], _FULL) for d in range(len(op.domain))]
         for k, d in enumerate(dims):
             own[d] = wanted[k]
-        tiles[idx] = own
-    return tiles
+        return own
 
+    def _users_in(self, idx: int) -> set[int]:
+        return {u.index for u in self.payload.ops[idx].results[0].users if u.kind == "op" and u.index in self.members}
 
-def footprint(payload: Payload, nest: NestShape) -> Footprint | None:
-    """Bytes live in one innermost iteration (formula in the module doc), or
-    None when the members cannot share the nest (see `nest_tiles`)."""
-    tiles = nest_tiles(payload, nest.root, nest.members, nest.root_tiles)
-    if tiles is None:
-        return None
-    reduced = {(op, d): s for op, d, s in nest.reduction_tiles}
-    fp = Footprint()
-    for idx in sorted(nest.members, reverse=True):
-        op = payload.ops[idx]
-        inner = [DimTile(reduced[(idx, d)], _moved_by(("r", idx, d))) if (idx, d) in reduced else t
-                 for d, t in enumerate(tiles[idx])]
+    def delta(self, idx: int) -> int | None:
+        """Footprint change if `idx` were added (None: it cannot be)."""
+        tiles = self.producer_tiles(idx)
+        if tiles is None:
+            return None
+        self.tiles[idx] = tiles
+        self.members.add(idx)
+        try:
+            change = sum(b for _, _, b in self._items(idx))
+            for u in self._users_in(idx):
+                change += sum(b for _, _, b in self._items(u)) - sum(b for _, _, b in self.items[u])
+            return change
+        finally:
+            self.members.discard(idx)
+            del self.tiles[idx]
+
+    def add(self, idx: int) -> bool:
+        tiles = self.producer_tiles(idx)
+        if tiles is None:
+            return False
+        self.tiles[idx] = tiles
+        self.members.add(idx)
+        for op in [idx, *self._users_in(idx)]:
+            self.total -= sum(b for _, _, b in self.items.get(op, []))
+            self.items[op] = self._items(op)
+            self.total += sum(b for _, _, b in self.items[op])
+        return True
+
+    def _inner(self, idx: int) -> list[DimTile]:
+        op = self.payload.ops[idx]
+        out = []
+        for d, t in enumerate(self.tiles[idx]):
+            size = self.reduced.get((idx, d))
+            out.append(DimTile(size, _moved_by(("r", idx, d))) if size is not None and size < op.domain[d] else t)
+        return out
+
+    def _items(self, idx: int) -> list[tuple[str, tuple[int, ...], int]]:
+        """What op `idx` adds to the footprint (formula in the module doc)."""
+        op = self.payload.ops[idx]
+        inner = self._inner(idx)
+        fp = Footprint()
         for operand in op.operands:
-            in_nest = operand.value.kind == "op" and operand.value.index in nest.members
+            in_nest = operand.value.kind == "op" and operand.value.index in self.members
             if operand.is_init:
                 if not in_nest:
                     t = operand_tile(operand, inner)
@@ -167,18 +210,50 @@ def footprint(payload: Payload, nest: NestShape) -> Footprint | None:
                     fp.add(f"op{idx} result", shape, operand.element_bytes)
                 continue
             t = operand_tile(operand, inner)
-            if t is None:  # pad / pack / unpack: result-tile element count
-                shape = _result_shape(op, inner)
-            else:
-                shape = tuple(x.size for x in t)
-            if in_nest:
-                producer_tile = _producer_result_tile(payload, operand.value.index, tiles)
-                if t is not None and producer_tile == t:
-                    continue
+            shape = _result_shape(op, inner) if t is None else tuple(x.size for x in t)  # pad/pack/unpack
+            if in_nest and t is not None and t == self._result_tile(operand.value.index):
+                continue
             fp.add(f"op{idx} reads {operand.value.label()}", shape, operand.element_bytes)
         if not any(o.is_init for o in op.operands):  # tensor.pad: result without init
             fp.add(f"op{idx} result", _result_shape(op, inner), op.results[0].element_bytes)
-    return fp
+        return fp.items
+
+    def _result_tile(self, idx: int) -> list[DimTile] | None:
+        init = next((o for o in self.payload.ops[idx].operands if o.is_init), None)
+        return operand_tile(init, self.tiles[idx]) if init is not None else None
+
+    def footprint(self) -> Footprint:
+        fp = Footprint()
+        for idx in sorted(self.members, reverse=True):
+            for item in self.items[idx]:
+                fp.items.append(item)
+                fp.total += item[2]
+        return fp
+
+
+def nest_tiles(payload: Payload, root: int, members: frozenset[int],
+               sizes: tuple[int, ...]) -> dict[int, list[DimTile]] | None:
+    """Forall-level iteration tile of every member, or None when some member
+    cannot be fused once (see TiledNest.producer_tiles)."""
+    nest = _grow(payload, root, members, sizes, {})
+    return nest.tiles if nest is not None else None
+
+
+def _grow(payload: Payload, root: int, members: frozenset[int], sizes: tuple[int, ...],
+          reduced: Reduced) -> TiledNest | None:
+    nest = TiledNest(payload, root, sizes, reduced)
+    for idx in sorted(members - {root}, reverse=True):  # consumers before producers
+        if not nest.add(idx):
+            return None
+    return nest
+
+
+def footprint(payload: Payload, nest: NestShape) -> Footprint | None:
+    """Bytes live in one innermost iteration (formula in the module doc), or
+    None when the members cannot share the nest."""
+    reduced = {(op, d): s for op, d, s in nest.reduction_tiles}
+    tiled = _grow(payload, nest.root, nest.members, nest.root_tiles, reduced)
+    return tiled.footprint() if tiled is not None else None
 
 
 def _result_shape(op: TileableOp, inner: list[DimTile]) -> tuple[int, ...]:
@@ -186,12 +261,6 @@ def _result_shape(op: TileableOp, inner: list[DimTile]) -> tuple[int, ...]:
         r = op.results[0].shape
         return tuple(t.size for t in inner) + tuple(r[len(inner):])
     return tuple(t.size for t in inner)
-
-
-def _producer_result_tile(payload: Payload, idx: int, tiles: dict[int, list[DimTile]]) -> list[DimTile] | None:
-    op = payload.ops[idx]
-    init = next((o for o in op.operands if o.is_init), None)
-    return operand_tile(init, tiles[idx]) if init is not None else None
 
 
 def untiled_footprint(payload: Payload, op: TileableOp) -> Footprint:

@@ -122,13 +122,14 @@ def _origin(v: ir.Value, produced: set) -> object | None:
 
 
 def _inits(op: ir.Operation) -> list[ir.Value]:
-    """The DPS init operands of a tileable op (none for tensor.pad)."""
-    if "operandSegmentSizes" in op.attributes and op.name.startswith("linalg."):
-        seg = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
-        return list(op.operands)[seg[0]:seg[0] + seg[1]]
+    """The DPS init operands of a tileable op: on tensors, one per result,
+    last among the operands (tensor.pad is not DPS: none)."""
+    if op.name == "tensor.pad":
+        return []
     if op.name in ("linalg.pack", "linalg.unpack"):
         return [op.operands[1]]
-    return []
+    n = len(op.results)
+    return list(op.operands)[len(op.operands) - n:] if n else []
 
 
 def _body_footprint(ops: list[ir.Operation]) -> int:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import heapq
 from schedgen.errors import SchedgenError
-from schedgen.footprint import Footprint, NestShape, footprint, nest_tiles, untiled_footprint
+from schedgen.footprint import Footprint, NestShape, TiledNest, footprint, nest_tiles, untiled_footprint
 from schedgen.graph import describe_use, outside_users, producers
 from schedgen.payload import NON_STRUCTURED_TILEABLE, Payload, TileableOp
 from schedgen.plan import FootprintItem, FuseMode, LoopNest, OpRef, Plan, ReductionTiling, UntiledOp
@@ -50,12 +50,9 @@ class _Nest:
 
     def search_dims(self, members: frozenset[int]) -> list[SearchDim]:
         dims = [SearchDim(("d", d), self.root.domain[d]) for d in self.tileable_dims(members)]
-        if not self.root.parallel_dims():  # no forall to fuse into: reductions of the root only
-            members = frozenset({self.root.index})
-        for idx in sorted(members, reverse=True):
-            op = self.payload.ops[idx]
-            dims += [SearchDim(("r", idx, d), op.domain[d]) for d in op.reduction_dims()]
-        return dims
+        # Only the root's reduction dims are ever tiled: producers are fused
+        # with whole reduction dims (the probe below makes sure they fit so).
+        return dims + [SearchDim(("r", self.root.index, d), self.root.domain[d]) for d in self.root.reduction_dims()]
 
     def shape(self, members: frozenset[int], sizes: Sizes) -> NestShape:
         root_sizes = tuple(sizes.get(("d", d), n) for d, n in enumerate(self.root.domain))
@@ -106,6 +103,52 @@ def _candidates(payload: Payload, op: TileableOp, taken: dict[int, int]) -> list
     return [p for p in producers(payload, op) if p.index not in taken]
 
 
+class _MinimalProbe:
+    """Max-producers asks, per candidate producer, whether the nest with it
+    still fits at its smallest tiles: every tileable root dim at 1, the
+    root's reduction dims at 1 only if the root needs that to fit, producers'
+    reduction dims whole. Kept incremental so a chain of n ops costs O(n)."""
+
+    def __init__(self, nest: _Nest) -> None:
+        self.nest = nest
+        root = nest.root
+        self.allowed = root.parallel_dims()
+        # One state per root dim with only that dim tiled: tells whether a
+        # producer still lets the dim be tiled (its slices must agree).
+        self.by_dim = {d: TiledNest(nest.payload, root.index, self._sizes([d])) for d in self.allowed}
+        # The root's reductions are tiled to 1 only if it cannot fit otherwise.
+        whole = {("d", d): 1 for d in self.allowed}
+        self.reduced = {} if nest.fits(frozenset({root.index}), whole) else \
+            {(root.index, d): 1 for d in root.reduction_dims()}
+        self.state = TiledNest(nest.payload, root.index, self._sizes(self.allowed), self.reduced)
+
+    def _sizes(self, tiled: list[int]) -> tuple[int, ...]:
+        return tuple(1 if d in tiled else n for d, n in enumerate(self.nest.root.domain))
+
+    def try_add(self, idx: int, members: frozenset[int]) -> str | None:
+        still = [d for d in self.allowed if self.by_dim[d].producer_tiles(idx) is not None]
+        rebuilt: TiledNest | None = None
+        if still != self.allowed:  # the producer pins some root dims whole: start over
+            rebuilt = TiledNest(self.nest.payload, self.nest.root.index, self._sizes(still), self.reduced)
+            ok = all(rebuilt.add(i) for i in sorted((members | {idx}) - {self.nest.root.index}, reverse=True))
+            total = rebuilt.total if ok else None
+        else:
+            delta = self.state.delta(idx)
+            total = None if delta is None else self.state.total + delta
+        if total is None:
+            return "the nest ops that read it need different slices of it"
+        if total > self.nest.budget:
+            return f"does not fit in the budget even with 1-element tiles ({total} bytes)"
+        if rebuilt is not None:
+            self.state, self.allowed = rebuilt, still
+            self.by_dim = {d: self.by_dim[d] for d in still}
+        else:
+            self.state.add(idx)
+        for state in self.by_dim.values():
+            state.add(idx)
+        return None
+
+
 def _plan_nest(payload: Payload, root: TileableOp, budget: int, mode: FuseMode, nest_id: int,
                taken: dict[int, int]) -> LoopNest:
     nest = _Nest(payload, root, budget)
@@ -116,10 +159,17 @@ def _plan_nest(payload: Payload, root: TileableOp, budget: int, mode: FuseMode, 
                             f"(1 element along every dim) needs {need.total if need else '?'} bytes", op=root.name)
     notes: list[str] = []
     members = alone
+    can_fuse = mode != FuseMode.NO_FUSE and bool(root.parallel_dims())
     sizes: Sizes | None = None
+    probe: _MinimalProbe | None = None
+    at_size: TiledNest | None = None
     if mode == FuseMode.MAX_SIZE:
         sizes = nest.search(alone)
-    can_fuse = mode != FuseMode.NO_FUSE and bool(root.parallel_dims())
+        assert sizes is not None
+        shape = nest.shape(alone, sizes)
+        at_size = TiledNest(payload, root.index, shape.root_tiles, {(o, d): s for o, d, s in shape.reduction_tiles})
+    elif can_fuse:
+        probe = _MinimalProbe(nest)
     # Max-heap on op index: a producer is considered after all its consumers.
     heap = [(-p.index, p.index) for p in _candidates(payload, root, taken)] if can_fuse else []
     heapq.heapify(heap)
@@ -127,19 +177,19 @@ def _plan_nest(payload: Payload, root: TileableOp, budget: int, mode: FuseMode, 
     while heap:
         _, idx = heapq.heappop(heap)
         cand = payload.ops[idx]
-        trial = members | {idx}
-        reason = _why_not_fusible(payload, cand, trial)
-        if reason is None:
-            if mode == FuseMode.MAX_SIZE:
-                assert sizes is not None
-                if not nest.fits(trial, sizes):  # new members keep their reduction dims whole
-                    reason = f"does not fit in the root's largest tile ({_fmt_sizes(root, sizes)})"
-            elif not nest.fits(trial, nest.minimal(trial)):
-                reason = "does not fit in the budget even with 1-element tiles"
+        reason = _why_not_fusible(payload, cand, members | {idx})
+        if reason is None and at_size is not None:  # max-size: the root's tile is fixed
+            delta = at_size.delta(idx)
+            if delta is None or at_size.total + delta > budget:
+                reason = f"does not fit in the root's largest tile ({_fmt_sizes(root, sizes or {})})"
+            else:
+                at_size.add(idx)
+        elif reason is None and probe is not None:
+            reason = probe.try_add(idx, members)
         if reason is not None:
             notes.append(f"op{idx} {cand.name} not fused: {reason}")
             continue
-        members = trial
+        members = members | {idx}
         for p in _candidates(payload, cand, taken):
             if p.index not in seen:
                 seen.add(p.index)
@@ -193,8 +243,10 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
         notes.append("reduction dims tiled by sequential scf.for: the nest does not fit with its "
                      "parallel dims tiled alone")
     producer_refs = [op_ref(payload.ops[i]) for i in sorted(members - {root.index}, reverse=True)]
-    cse_before = [p.index for p in producer_refs
-                  if len({u.index for u in payload.ops[p.index].results[0].users if u.kind == "op"}) > 1]
+    # Several reads of one producer (by different ops or operands) are
+    # separate slices until CSE merges them; fused before that, it would be
+    # fused for the first read only and stay whole for the others.
+    cse_before = [p.index for p in producer_refs if len(payload.ops[p.index].results[0].users) > 1]
     dims_order = [d for d in par if tile_sizes[d]] + [r.dim for r in reductions if r.op == root.index]
     return LoopNest(id=nest_id, root=op_ref(root), loop_kind="scf.forall" if par else "scf.for",
                     dims_order=dims_order, tile_sizes=tile_sizes, producers=producer_refs, cse_before=cse_before,

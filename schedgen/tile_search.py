@@ -46,6 +46,8 @@ def fit_tiles(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool],
         return None
     # Grow back: per dim, binary search the divisor list above the current size.
     for d in dims:
+        if sizes[d.key] == d.extent:  # never shrunk: nothing to grow
+            continue
         opts = options[d.key]
         lo = opts.index(sizes[d.key])  # known to fit
         hi = len(opts) - 1

@@ -1,0 +1,141 @@
+"""`schedgen` command line: generate, explain, apply, verify.
+
+Bad input ends with one line on stderr naming file:line and op, exit code 2,
+and no output file; a failed verification exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from schedgen.errors import SchedgenError
+from schedgen.plan import FuseMode, Plan, format_table
+from schedgen.target import PRESETS
+
+
+def _add_planning(p: argparse.ArgumentParser) -> None:
+    p.add_argument("payload", type=Path, help="MLIR file with linalg on tensors")
+    p.add_argument("--target", default="npu-256k",
+                   help=f"preset ({', '.join(PRESETS)}) or a .json/.toml file with name and memory_bytes")
+    p.add_argument("--memory", type=int, metavar="BYTES", help="override the target's local memory budget")
+    p.add_argument("--fuse-mode", default=FuseMode.MAX_PRODUCERS.value, choices=[m.value for m in FuseMode])
+    p.add_argument("--func", help="function to schedule (default: the only public one)")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="schedgen", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="verb", required=True)
+    g = sub.add_parser("generate", help="plan and write a transform schedule")
+    _add_planning(g)
+    g.add_argument("-o", "--output", type=Path, help="schedule file (default: stdout)")
+    e = sub.add_parser("explain", help="print the plan: nests, tile sizes, fused ops, footprints")
+    _add_planning(e)
+    e.add_argument("--json", action="store_true", help="the plan as JSON")
+    a = sub.add_parser("apply", help="apply a schedule with the transform interpreter")
+    a.add_argument("payload", type=Path)
+    a.add_argument("schedule", type=Path)
+    a.add_argument("-o", "--output", type=Path, help="transformed payload (default: stdout)")
+    v = sub.add_parser("verify", help="apply, execute original and transformed, compare; measure footprints")
+    v.add_argument("payload", type=Path)
+    v.add_argument("schedule", type=Path)
+    v.add_argument("--func", help="function (default: the only public one)")
+    v.add_argument("--target", help="budget from this target instead of the schedule's own")
+    v.add_argument("--memory", type=int, metavar="BYTES", help="budget in bytes instead of the schedule's own")
+    v.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    v.add_argument("--json", action="store_true", help="the report as JSON")
+    return parser
+
+
+def write_output(path: Path | None, text: str, inputs: list[Path]) -> None:
+    """stdout, or an atomic write (temp file + rename) that never replaces an input."""
+    if path is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return
+    for src in inputs:
+        if src.exists() and path.exists() and os.path.samefile(src, path):
+            raise SchedgenError(str(path), "refusing to overwrite an input file")
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise SchedgenError(str(path), "cannot write output: no such directory")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise SchedgenError(str(path), f"cannot write output: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text if text.endswith("\n") else text + "\n")
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise SchedgenError(str(path), f"cannot write output: {exc.strerror}") from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _plan(args: argparse.Namespace) -> Plan:
+    # Imported here so `schedgen --help` does not load MLIR.
+    from schedgen.payload import load_payload
+    from schedgen.planner import plan
+    from schedgen.target import load_target
+
+    target = load_target(args.target, args.memory)
+    return plan(load_payload(args.payload, args.func), target, FuseMode(args.fuse_mode))
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.verb == "generate":
+        from schedgen.emit import render
+
+        write_output(args.output, render(_plan(args)), [args.payload])
+        return 0
+    if args.verb == "explain":
+        plan = _plan(args)
+        print(plan.model_dump_json(indent=2) if args.json else format_table(plan))
+        return 0
+    if args.verb == "apply":
+        from schedgen.apply import apply_schedule
+
+        write_output(args.output, apply_schedule(args.payload, args.schedule), [args.payload, args.schedule])
+        return 0
+    if args.verb == "verify":
+        from schedgen.target import load_target
+        from schedgen.verify import format_report, verify
+
+        memory = args.memory
+        if args.target is not None:
+            memory = load_target(args.target, args.memory).memory_bytes
+        report = verify(args.payload, args.schedule, args.func, memory, args.seed)
+        print(report.model_dump_json(indent=2) if args.json else format_report(report))
+        return 0 if report.ok else 1
+    raise AssertionError(args.verb)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return _run(args)
+    except SchedgenError as exc:
+        print(f"schedgen: error: {exc.line()}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # noqa: BLE001  never a traceback for the user
+        from schedgen.execute import ExecutionError
+
+        if isinstance(exc, ExecutionError):
+            print(f"schedgen: error: {args.payload}: execution failed: {exc}", file=sys.stderr)
+            return 2
+        if os.environ.get("SCHEDGEN_TRACEBACK"):
+            raise
+        print(f"schedgen: internal error: {type(exc).__name__}: {exc} (set SCHEDGEN_TRACEBACK=1 for details)",
+              file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

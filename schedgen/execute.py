@@ -1,0 +1,561 @@
+"""Execute a function of a linalg-on-tensors MLIR module on numpy inputs, and
+compare results.
+
+Lowering and JIT execution run in a child process (`python -m
+schedgen.execute DIR`): an LLVM assertion or a crash in JIT-compiled code
+aborts the whole process, and the parent must survive it to report a one-line
+`ExecutionError`. Parent and child talk through files in a temporary
+directory: `module.mlir`, `request.json`, `inputs.npz` in; `outputs.npz` or
+`error.txt` out, and `phase.txt` (what the child was doing, for a crash
+report). The parent never imports the MLIR bindings.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+# Verified on MLIR 22.1.8 (see the field notes, "Executing payloads"), plus:
+# - `canonicalize` first folds the constant/empty-tensor clutter of exports;
+# - `scf-forall-to-for` lowers `scf.forall` (tiled payloads) to sequential
+#   `scf.for` explicitly rather than relying on `convert-scf-to-cf`;
+# - `convert-bufferization-to-memref` is required: without it a
+#   `bufferization.clone` survives and the engine fails on
+#   `builtin.unrealized_conversion_cast`.
+# Split in two because MemRefToLLVM asserts (aborting the process) on any
+# `memref.store` of i1: between the halves, i1 memory is widened to i8 (see
+# _widen_i1_memory). Without i1 memrefs the two halves are LOWERING_PIPELINE.
+_TO_LOOPS = (
+    "canonicalize",
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map}",
+    "buffer-deallocation-pipeline",
+    "convert-bufferization-to-memref",
+    "func.func(convert-linalg-to-loops)",
+    "scf-forall-to-for",
+    "convert-vector-to-scf",
+    "convert-scf-to-cf",
+    "expand-strided-metadata",
+    "lower-affine",
+)
+_TO_LLVM = (
+    "convert-vector-to-llvm",
+    "convert-to-llvm",
+    "reconcile-unrealized-casts",
+)
+LOWERING_PIPELINE = f"builtin.module({','.join(_TO_LOOPS + _TO_LLVM)})"
+
+# Element type as MLIR prints it -> numpy dtype. i1 is a byte per element in
+# LLVM memory, like numpy's bool. bf16 is left out: numpy needs ml_dtypes.
+_NP_DTYPES: dict[str, np.dtype[Any]] = {
+    "f16": np.dtype(np.float16), "f32": np.dtype(np.float32), "f64": np.dtype(np.float64),
+    "i1": np.dtype(np.bool_), "i8": np.dtype(np.int8), "i16": np.dtype(np.int16),
+    "i32": np.dtype(np.int32), "i64": np.dtype(np.int64), "index": np.dtype(np.int64),
+}
+
+# The child's stack: schedules that use `alloc_to_alloca` put whole tiles on
+# the stack and segfault under the default 8 MB. Reserved, not committed.
+_STACK_BYTES = 1 << 30
+
+
+class ExecutionError(Exception):
+    """Lowering or execution failed; the message is a single line."""
+
+    def __init__(self, message: str) -> None:
+        self.message = _one_line(message)
+        super().__init__(self.message)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def numpy_dtype(element_type: str) -> np.dtype[Any]:
+    """numpy dtype for an MLIR element type string ("f32") or a numpy name."""
+    if element_type in _NP_DTYPES:
+        return _NP_DTYPES[element_type]
+    try:
+        dt = np.dtype(element_type)
+    except TypeError:
+        raise ValueError(f"unsupported element type {element_type!r}") from None
+    if dt not in _NP_DTYPES.values():
+        raise ValueError(f"unsupported element type {element_type!r}")
+    return dt
+
+
+def random_inputs(arg_types: list[tuple[tuple[int, ...], str]], seed: int) -> list[np.ndarray]:
+    """One array per (shape, element type), the same for the same seed:
+    floats uniform in [-1, 1] (mixed signs, so relu-like ops matter; no
+    overflow in exp or long sums), integers in [-8, 8], i1 a fair coin. Small
+    integers keep i32 results exact; i8 sums may wrap, but wrapping arithmetic
+    is associative, so a tiled payload must still match bit for bit."""
+    rng = np.random.default_rng(seed)
+    out: list[np.ndarray] = []
+    for shape, etype in arg_types:
+        dt = numpy_dtype(etype)
+        if dt == np.bool_:
+            arr = rng.integers(0, 2, size=shape).astype(np.bool_)
+        elif np.issubdtype(dt, np.integer):
+            arr = rng.integers(-8, 9, size=shape).astype(dt)
+        else:
+            arr = rng.uniform(-1.0, 1.0, size=shape).astype(dt)
+        out.append(np.ascontiguousarray(arr))
+    return out
+
+
+# --------------------------------------------------------------------------
+# Parent side
+
+
+def run_function(module_text: str, func_name: str, inputs: list[np.ndarray],
+                 timeout: float = 600, opt_level: int = 3) -> list[np.ndarray]:
+    """Lower `module_text` (LOWERING_PIPELINE), JIT it and call `func_name` on
+    `inputs` (one array per tensor argument, same shape and element type) in
+    a child process; returns one array per returned tensor. Raises
+    ExecutionError on a parse or lowering failure, a crash, or a timeout."""
+    with tempfile.TemporaryDirectory(prefix="schedgen-exec-") as tmp:
+        d = Path(tmp)
+        (d / "module.mlir").write_text(module_text)
+        (d / "request.json").write_text(json.dumps({"func": func_name, "opt_level": opt_level}))
+        np.savez(d / "inputs.npz", *[np.asarray(a) for a in inputs])
+        env = dict(os.environ)
+        # The child must import this package even if it is not installed.
+        root = str(Path(__file__).resolve().parent.parent)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+        try:
+            proc = subprocess.run([sys.executable, "-m", "schedgen.execute", str(d)], cwd=d, env=env,
+                                  stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                  errors="replace", timeout=timeout)
+        except subprocess.TimeoutExpired:  # subprocess.run has killed the child
+            raise ExecutionError(f"@{func_name}: timed out after {timeout:g} s "
+                                 f"({_read(d / 'phase.txt') or 'starting'})") from None
+        error_file, out_file = d / "error.txt", d / "outputs.npz"
+        if error_file.is_file():  # the child caught the failure itself
+            raise ExecutionError(error_file.read_text())
+        if proc.returncode != 0 or not out_file.is_file():
+            phase = _read(d / "phase.txt") or "starting"
+            raise ExecutionError(f"@{func_name}: {_describe_death(proc.returncode, proc.stderr, phase)}")
+        with np.load(out_file) as npz:
+            return [npz[f"arr_{i}"] for i in range(len(npz.files))]
+
+
+def _read(path: Path) -> str:
+    return path.read_text().strip() if path.is_file() else ""
+
+
+def _describe_death(returncode: int, stderr: str, phase: str) -> str:
+    if returncode < 0:
+        try:
+            how = f"killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            how = f"killed by signal {-returncode}"
+    else:
+        how = "exited"
+    line = _meaningful_line(stderr)
+    return (f"execution process {how} while {phase} (return code {returncode})"
+            + (f": {line}" if line else ""))
+
+
+def _meaningful_line(stderr: str) -> str:
+    """The line that says what went wrong: an LLVM assertion or fatal error if
+    there is one, else the last line that is not stack-dump noise."""
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    for ln in lines:
+        if "Assertion" in ln or ln.startswith("LLVM ERROR") or "error:" in ln:
+            return ln
+    noise = ("PLEASE submit", "Stack dump", "#", "0x", "Fatal Python error", "Current thread",
+             "Thread 0x", "File \"", "Extension modules:", "Aborted", "Segmentation fault")
+    for ln in reversed(lines):
+        if not ln.startswith(noise) and not ln[:1].isdigit():
+            return ln
+    return ""
+
+
+# --------------------------------------------------------------------------
+# Child side (the only code that imports the MLIR bindings)
+
+
+def _child(d: Path) -> None:
+    req = json.loads((d / "request.json").read_text())
+    func_name: str = req["func"]
+
+    def phase(what: str) -> None:
+        # Tells the parent what was going on if this process dies.
+        (d / "phase.txt").write_text(what)
+
+    try:
+        with np.load(d / "inputs.npz") as npz:
+            inputs = [npz[f"arr_{i}"] for i in range(len(npz.files))]
+        outputs = _lower_and_run((d / "module.mlir").read_text(), func_name, inputs,
+                                 int(req["opt_level"]), phase)
+    except ExecutionError as exc:
+        (d / "error.txt").write_text(f"@{func_name}: {exc.message}")
+        return
+    np.savez(d / "outputs.npz", *outputs)
+
+
+def _diagnostics(exc: Exception) -> str:
+    """An MLIRError's diagnostics (and their notes) on one line."""
+    diags = getattr(exc, "error_diagnostics", None)
+    if not diags:
+        return _one_line(str(exc))
+    parts = []
+    for diag in diags:
+        parts.append(f"{diag.location}: {diag.message}")
+        parts.extend(f"note: {n.message}" for n in diag.notes)
+    return _one_line("; ".join(parts))
+
+
+def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_level: int,
+                   phase: Any) -> list[np.ndarray]:
+    import ctypes
+
+    try:  # registers transform.xtc.* so that modules that mention it parse
+        import mlir.xtc_transform  # noqa: F401
+    except ImportError:
+        pass
+    from mlir import ir, passmanager, runtime
+    from mlir.execution_engine import ExecutionEngine
+
+    lib_dir = Path(ir.__file__).resolve().parent / "lib"
+    # memrefCopy (non-contiguous copies) lives in the runner utils.
+    shared_libs = [str(lib_dir / n) for n in ("libmlir_c_runner_utils.so", "libmlir_runner_utils.so")]
+
+    with ir.Context() as ctx, ir.Location.unknown():
+        phase("parsing the module")
+        try:
+            module = ir.Module.parse(text)
+        except ir.MLIRError as exc:
+            raise ExecutionError(f"cannot parse module: {_diagnostics(exc)}") from None
+        func = _find_func(module, func_name)
+        ftype = ir.FunctionType(func.attributes["function_type"].value)
+        arg_types = [_tensor_type(t, f"argument {i}") for i, t in enumerate(ftype.inputs)]
+        res_types = [_tensor_type(t, f"result {i}") for i, t in enumerate(ftype.results)]
+        if len(inputs) != len(arg_types):
+            raise ExecutionError(f"takes {len(arg_types)} arguments, got {len(inputs)} inputs")
+        args = []
+        for i, ((shape, dt), arr) in enumerate(zip(arg_types, inputs)):
+            # A mismatch would be an out-of-bounds access in JIT code.
+            if arr.dtype != dt or tuple(arr.shape) != (shape or ()):
+                raise ExecutionError(f"argument {i} is {_fmt(shape, dt)}, input is "
+                                     f"{_fmt(tuple(arr.shape), arr.dtype)}")
+            args.append(np.ascontiguousarray(arr))
+
+        # Only the entry needs a C interface: `_mlir_ciface_<name>` takes
+        # pointers to memref descriptors, a pointer to the results first.
+        func.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
+        for op in list(module.body.operations):
+            if op.operation.name.startswith("transform."):  # an embedded schedule
+                op.operation.erase()
+        phase("lowering")
+        try:
+            passmanager.PassManager.parse(f"builtin.module({','.join(_TO_LOOPS)})").run(module.operation)
+            _widen_i1_memory(module)
+            passmanager.PassManager.parse(f"builtin.module({','.join(_TO_LLVM)})").run(module.operation)
+        except ir.MLIRError as exc:
+            raise ExecutionError(f"lowering failed: {_diagnostics(exc)}") from None
+        _check_all_llvm(module)
+
+        phase("compiling")
+        errors: list[str] = []
+
+        def on_diagnostic(diag: Any) -> bool:
+            errors.append(f"{diag.location}: {diag.message}")
+            return True
+
+        handler = ctx.attach_diagnostic_handler(on_diagnostic)
+        try:
+            engine = ExecutionEngine(module, opt_level=opt_level, shared_libs=shared_libs)
+        except RuntimeError as exc:
+            raise ExecutionError(f"cannot build the execution engine: {exc}"
+                                 + (f": {'; '.join(errors)}" if errors else "")) from None
+        finally:
+            handler.detach()
+
+        # All results come back through one struct of memref descriptors
+        # (with one result, the struct has the layout of its descriptor).
+        descs = []
+        for shape, dt in res_types:
+            ctp = runtime.as_ctype(dt)
+            descs.append(runtime.make_nd_memref_descriptor(len(shape), ctp) if shape
+                         else runtime.make_zero_d_memref_descriptor(ctp))
+        result_struct = type("Results", (ctypes.Structure,),
+                             {"_fields_": [(f"r{i}", t) for i, t in enumerate(descs)]})()
+        ptrs = [ctypes.pointer(ctypes.pointer(runtime.get_ranked_memref_descriptor(a))) for a in args]
+        if res_types:
+            ptrs.insert(0, ctypes.pointer(ctypes.pointer(result_struct)))
+        phase(f"running @{func_name}")
+        try:
+            engine.invoke(func_name, *ptrs)
+            outputs = [_to_numpy(getattr(result_struct, f"r{i}"), dt, runtime)
+                       for i, (_, dt) in enumerate(res_types)]
+        finally:
+            # Must go before interpreter shutdown, or Python aborts with
+            # "PyThreadState_Get: the function must be called with the GIL held".
+            del engine
+        phase("writing results")
+        return outputs
+
+
+def _find_func(module: Any, name: str) -> Any:
+    from mlir import ir
+
+    for op in module.body.operations:
+        if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == name:
+            if len(op.regions[0].blocks) == 0:
+                raise ExecutionError("is only a declaration")
+            return op
+    raise ExecutionError("no such function in the module")
+
+
+def _tensor_type(t: Any, what: str) -> tuple[tuple[int, ...], np.dtype[Any]]:
+    """(shape, dtype) of a statically shaped tensor type; () for rank 0."""
+    from mlir import ir
+
+    if not isinstance(t, ir.RankedTensorType):  # 22.x hands out downcast types
+        raise ExecutionError(f"{what} has type {t}; only ranked tensors are supported")
+    if t.encoding is not None:
+        raise ExecutionError(f"{what} has type {t}; tensors with an encoding are not supported")
+    if not t.has_static_shape:
+        raise ExecutionError(f"{what} has type {t}; only static shapes are supported")
+    try:
+        return tuple(t.shape), numpy_dtype(str(t.element_type))
+    except ValueError as exc:
+        raise ExecutionError(f"{what}: {exc}") from None
+
+
+def _fmt(shape: tuple[int, ...] | None, dt: Any) -> str:
+    return "x".join([str(n) for n in shape or ()] + [np.dtype(dt).name])
+
+
+def _to_numpy(desc: Any, dt: np.dtype[Any], runtime: Any) -> np.ndarray:
+    """Copy a result out of its descriptor (the copy outlives the engine)."""
+    if not hasattr(desc, "shape"):  # rank 0
+        ptr = runtime.move_aligned_ptr_by_offset(desc.aligned, desc.offset)
+        return np.ctypeslib.as_array(ptr, shape=(1,)).view(dt).reshape(()).copy()
+    return np.array(runtime.ranked_memref_to_numpy([desc]), dtype=dt, copy=True)
+
+
+def _check_all_llvm(module: Any) -> None:
+    """Name the first op the pipeline could not lower (e.g. linalg.softmax):
+    the engine itself would only say "Failure while creating the
+    ExecutionEngine" and blame a leftover unrealized_conversion_cast."""
+    from mlir import ir
+
+    left: list[Any] = []
+
+    def visit(op: Any) -> Any:
+        name = op.name
+        if not name.startswith("llvm.") and name != "builtin.module":
+            left.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    if left:
+        real = [op for op in left if op.name != "builtin.unrealized_conversion_cast"] or left
+        raise ExecutionError(f"lowering left '{real[0].name}' at {real[0].location} "
+                             f"({len(left)} op(s) not lowered to the LLVM dialect)")
+
+
+def _widen_i1_memory(module: Any) -> None:
+    """Store i1 elements in i8 memory: MemRefToLLVM (22.1.8) asserts on every
+    `memref.store` of i1, and numpy's bool is a byte anyway. Runs on loops
+    over memrefs (before the LLVM conversion): memref types with i1 elements
+    become i8, values loaded from them are truncated, values stored extended."""
+    from mlir import ir
+    from mlir.dialects import arith, vector
+
+    i1, i8 = ir.IntegerType.get_signless(1), ir.IntegerType.get_signless(8)
+
+    def wide(t: Any) -> Any:
+        if isinstance(t, ir.MemRefType) and t.element_type == i1:
+            return ir.MemRefType.get(t.shape, i8, t.layout, t.memory_space)
+        if isinstance(t, ir.VectorType) and t.element_type == i1:  # a value read from / written to memory
+            return ir.VectorType.get(t.shape, i8)
+        return i8 if t == i1 else t
+
+    def is_i1_memref(t: Any) -> bool:
+        return isinstance(t, ir.MemRefType) and t.element_type == i1
+
+    ops: list[Any] = []
+    module.operation.walk(lambda op: ops.append(op) or ir.WalkResult.ADVANCE, ir.WalkOrder.PRE_ORDER)
+    def mentions_i1_memory(op: Any) -> bool:
+        if op.name == "memref.global":
+            return is_i1_memref(op.attributes["type"].value)
+        values = list(op.operands) + list(op.results)
+        values += [a for r in op.regions for b in r.blocks for a in b.arguments]
+        return any(is_i1_memref(v.type) for v in values)
+
+    touches = [op for op in ops if mentions_i1_memory(op)]
+    if not touches:
+        return
+
+    # What stores into (or loads from) i1 memory: the value operand to extend
+    # and whether the result must be truncated.
+    stores = {"memref.store": lambda o: o.operands[0], "vector.store": lambda o: o.operands[0],
+              "vector.transfer_write": lambda o: o.operands[0],
+              "vector.maskedstore": lambda o: vector.MaskedStoreOp(o).valueToStore,
+              "vector.transfer_read": lambda o: vector.TransferReadOp(o).padding,
+              "vector.maskedload": lambda o: vector.MaskedLoadOp(o).pass_thru}
+    loads = {"memref.load", "vector.load", "vector.transfer_read", "vector.maskedload"}
+    neutral = {"memref.alloc", "memref.alloca", "memref.dealloc", "memref.subview", "memref.cast",
+               "memref.reinterpret_cast", "memref.extract_strided_metadata", "memref.copy",
+               "memref.collapse_shape", "memref.expand_shape", "memref.get_global", "memref.dim",
+               "memref.extract_aligned_pointer_as_index", "memref.assume_alignment", "memref.global",
+               "cf.br", "cf.cond_br", "func.return", "func.call", "func.func", "scf.yield", "scf.for",
+               "scf.if", "scf.while", "scf.condition"}
+    for op in touches:
+        name = op.name
+        if name not in neutral and name not in loads and name not in stores:
+            raise ExecutionError(f"cannot widen i1 memory for '{name}' at {op.location}")
+        if name in stores:
+            value = stores[name](op.opview)
+            if value.type != wide(value.type):
+                ext = arith.ExtUIOp(wide(value.type), value, loc=op.location, ip=ir.InsertionPoint(op))
+                op.replace_uses_of_with(value, ext.result)
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.arguments:
+                    if is_i1_memref(arg.type):
+                        arg.set_type(wide(arg.type))
+        for res in op.results:
+            if is_i1_memref(res.type):
+                res.set_type(wide(res.type))
+            elif name in loads and res.type != wide(res.type):
+                narrow = res.type
+                res.set_type(wide(narrow))
+                trunc = arith.TruncIOp(narrow, res, loc=op.location, ip=ir.InsertionPoint.after(op))
+                res.replace_all_uses_except(trunc.result, trunc.operation)
+        if name == "func.func":
+            ft = ir.FunctionType(op.attributes["function_type"].value)
+            new = ir.FunctionType.get([wide(t) if is_i1_memref(t) else t for t in ft.inputs],
+                                      [wide(t) if is_i1_memref(t) else t for t in ft.results])
+            op.attributes["function_type"] = ir.TypeAttr.get(new)
+        if name == "memref.global" and is_i1_memref(op.attributes["type"].value):
+            op.attributes["type"] = ir.TypeAttr.get(wide(op.attributes["type"].value))
+            init = op.attributes["initial_value"] if "initial_value" in op.attributes else None
+            if isinstance(init, ir.DenseElementsAttr):
+                vals = np.array(init, dtype=np.int8) if not init.is_splat else \
+                    np.full(init.type.shape, int(bool(init.get_splat_value())), dtype=np.int8)
+                op.attributes["initial_value"] = ir.DenseElementsAttr.get(
+                    vals, type=ir.RankedTensorType.get(init.type.shape, i8))
+            elif init is not None and not isinstance(init, ir.UnitAttr):
+                raise ExecutionError(f"cannot widen the i1 initial value of a memref.global at {op.location}")
+
+
+def _run_child_main(directory: str) -> int:
+    """Run the child in a thread with a large stack (see _STACK_BYTES) and
+    report any unexpected Python exception as a one-line error file."""
+    import threading
+
+    d = Path(directory)
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            _child(d)
+        except BaseException as exc:  # noqa: BLE001  reported to the parent
+            failure.append(exc)
+
+    try:
+        threading.stack_size(_STACK_BYTES)
+        t = threading.Thread(target=work, name="schedgen-execute")
+        t.start()
+    except (RuntimeError, ValueError, MemoryError):  # no room for the big stack
+        threading.stack_size(0)
+        t = threading.Thread(target=work, name="schedgen-execute")
+        t.start()
+    t.join()
+    if failure:
+        exc = failure[0]
+        (d / "error.txt").write_text(f"internal error in the execution process: "
+                                     f"{type(exc).__name__}: {_one_line(str(exc))}")
+        return 1
+    return 0
+
+
+# --------------------------------------------------------------------------
+# Comparison
+
+
+@dataclass
+class ResultComparison:
+    index: int
+    shape: tuple[int, ...]
+    dtype: str
+    max_abs_err: float
+    max_rel_err: float
+    ok: bool
+
+
+# (rtol, atol) per dtype. An element passes if
+#     |actual - expected| <= atol + rtol * max(|expected|, FLOOR * max|expected|)
+# where the max runs over the whole result. Tiling a reduction reorders its
+# sums; the rounding error of a sum is relative to the size of its terms, not
+# of the sum, so an element that cancels to nearly 0 can be off by far more
+# than rtol * |expected|. Flooring |expected| at 1% of the result's largest
+# magnitude accepts that (f32: eps * sqrt(K) * |terms| stays well under it for
+# reductions of thousands of terms) while a wrong or missing tile is still off
+# by O(|terms|). f32 rtol 1e-4 is ~800 ulps; f16 has ~3 decimal digits and
+# accumulates in f16, hence 1e-2; integers must match exactly.
+_TOLERANCES: dict[str, tuple[float, float]] = {
+    "float64": (1e-9, 1e-12),
+    "float32": (1e-4, 1e-5),
+    "float16": (1e-2, 1e-3),
+}
+_FLOOR = 1e-2
+
+
+def tolerance(dtype: str) -> tuple[float, float]:
+    """(rtol, atol) for an element type ("f32" or "float32"); (0, 0) = exact."""
+    return _TOLERANCES.get(numpy_dtype(dtype).name, (0.0, 0.0))
+
+
+def compare(expected: list[np.ndarray], actual: list[np.ndarray],
+            dtypes: list[str]) -> list[ResultComparison]:
+    """Compare result by result (`dtypes` in MLIR or numpy spelling).
+    max_rel_err is relative to the floored |expected| of the criterion above.
+    A missing result or a shape mismatch fails with infinite error; NaN
+    matches only NaN, an infinity only the same infinity."""
+    out: list[ResultComparison] = []
+    for i in range(max(len(expected), len(actual))):
+        ref = expected[i] if i < len(expected) else actual[i]
+        name = numpy_dtype(dtypes[i] if i < len(dtypes) else str(ref.dtype)).name
+        if i >= len(expected) or i >= len(actual) or expected[i].shape != actual[i].shape:
+            out.append(ResultComparison(i, tuple(ref.shape), name, math.inf, math.inf, False))
+            continue
+        rtol, atol = tolerance(name)
+        e = expected[i].astype(np.float64)
+        a = actual[i].astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            diff = np.abs(a - e)  # inf - inf and NaN give NaN
+        same = (np.isnan(a) & np.isnan(e)) | (np.isinf(e) & (a == e))
+        diff = np.where(same, 0.0, np.where(np.isnan(diff), math.inf, diff))
+        finite = np.abs(e[np.isfinite(e)])
+        floor = _FLOOR * float(finite.max()) if finite.size else 0.0
+        scale = np.maximum(np.where(np.isfinite(e), np.abs(e), 0.0), floor)
+        ok = bool(np.all(diff <= atol + rtol * scale))
+        # Relative to the same floored scale (at least 1 for exact types, so
+        # an integer off by one near zero reads as 1, not as a huge ratio).
+        rel = diff / np.maximum(scale, atol if atol > 0 else 1.0)
+        out.append(ResultComparison(i, tuple(e.shape), name,
+                                    float(diff.max()) if diff.size else 0.0,
+                                    float(rel.max()) if rel.size else 0.0, ok))
+    return out
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        print("usage: python -m schedgen.execute DIR (internal: the child of run_function)", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(_run_child_main(sys.argv[1]))

@@ -1,0 +1,139 @@
+"""Verify a schedule on its payload: apply it, execute the original and the
+transformed function on the same seeded inputs and compare every result, and
+measure every loop body's footprint on the transformed IR, independently of
+the planner."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+from mlir import ir
+from pydantic import BaseModel
+
+from schedgen.apply import apply_schedule, read_schedule_info
+from schedgen.errors import SchedgenError
+from schedgen.execute import compare, random_inputs, run_function
+from schedgen.measure import Measurement, measure
+from schedgen.mlir_env import new_context, parse_file
+from schedgen.payload import Payload, load_payload
+
+
+class ResultCheck(BaseModel):
+    index: int
+    shape: list[int]
+    dtype: str
+    max_abs_err: float
+    max_rel_err: float
+    ok: bool
+
+
+class NestCheck(BaseModel):
+    loop: str
+    line: int
+    ops: list[str]
+    innermost_loops: int
+    footprint_bytes: int | None
+    budget_bytes: int
+    ok: bool
+    problem: str | None = None
+
+
+class VerifyReport(BaseModel):
+    payload: str
+    schedule: str
+    func: str
+    budget_bytes: int
+    seed: int
+    results: list[ResultCheck]
+    nests: list[NestCheck]  # loop nests, then untiled ops (loop = "untiled")
+    op_counts_original: dict[str, int]
+    op_counts_transformed: dict[str, int]
+    numbers_ok: bool
+    budget_ok: bool
+    computed_once: bool
+    ok: bool
+
+
+def _measure_text(text: str, func: str) -> Measurement:
+    with new_context() as ctx:
+        return measure(ir.Module.parse(text, ctx), func)
+
+
+def _measure_file(path: Path, func: str) -> Measurement:
+    ctx = new_context()
+    module = parse_file(path, ctx, "payload")
+    with ctx:
+        return measure(module, func)
+
+
+def budget_for(schedule: Path, memory: int | None) -> int:
+    if memory is not None:
+        return memory
+    info = read_schedule_info(schedule)
+    if info.memory_bytes is None:
+        raise SchedgenError(str(schedule), "schedule does not say its memory budget "
+                            "(schedgen.memory_bytes); pass --memory or --target")
+    return info.memory_bytes
+
+
+def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None = None,
+           memory: int | None = None, seed: int = 0,
+           expected: list[np.ndarray] | None = None) -> VerifyReport:
+    """`expected` lets a caller reuse the original payload's outputs for the
+    same seed (the untiled payload is the slow one to execute)."""
+    payload_path, schedule_path = Path(payload_path), Path(schedule_path)
+    model: Payload = load_payload(payload_path, func)
+    budget = budget_for(schedule_path, memory)
+    transformed = apply_schedule(payload_path, schedule_path)
+    measured = _measure_text(transformed, model.func_name)
+    original_counts = _measure_file(payload_path, model.func_name).op_counts
+
+    inputs = random_inputs(list(model.arg_types), seed)
+    with ThreadPoolExecutor(max_workers=2) as pool:  # both run in child processes
+        want = pool.submit(run_function, payload_path.read_text(), model.func_name, inputs) \
+            if expected is None else None
+        got = run_function(transformed, model.func_name, inputs)
+        if want is not None:
+            expected = want.result()
+    assert expected is not None
+    checks = compare(expected, got, [str(e.dtype) for e in expected])
+    results = [ResultCheck(index=c.index, shape=list(c.shape), dtype=c.dtype, max_abs_err=c.max_abs_err,
+                           max_rel_err=c.max_rel_err, ok=c.ok) for c in checks]
+
+    nests = [NestCheck(loop=n.loop, line=n.line, ops=n.ops, innermost_loops=n.innermost_loops,
+                       footprint_bytes=n.footprint_bytes, budget_bytes=budget, problem=n.problem,
+                       ok=n.footprint_bytes is not None and n.footprint_bytes <= budget)
+             for n in measured.nests]
+    nests += [NestCheck(loop="untiled", line=u.line, ops=[u.name], innermost_loops=0,
+                        footprint_bytes=u.footprint_bytes, budget_bytes=budget, problem=u.problem,
+                        ok=u.footprint_bytes is not None and u.footprint_bytes <= budget)
+              for u in measured.untiled]
+    numbers_ok = bool(results) and all(r.ok for r in results)
+    budget_ok = all(n.ok for n in nests)
+    once = all(measured.op_counts.get(k, 0) <= v for k, v in original_counts.items()) and \
+        set(measured.op_counts) <= set(original_counts)
+    return VerifyReport(payload=str(payload_path), schedule=str(schedule_path), func=model.func_name,
+                        budget_bytes=budget, seed=seed, results=results, nests=nests,
+                        op_counts_original=original_counts, op_counts_transformed=measured.op_counts,
+                        numbers_ok=numbers_ok, budget_ok=budget_ok, computed_once=once,
+                        ok=numbers_ok and budget_ok and once)
+
+
+def format_report(r: VerifyReport) -> str:
+    lines = [f"verify {r.schedule} on {r.payload} @{r.func} (seed {r.seed}, budget {r.budget_bytes} bytes)",
+             "results (original vs transformed, executed):"]
+    for c in r.results:
+        lines.append(f"  result {c.index} {c.dtype}{c.shape}: max abs err {c.max_abs_err:.3g}, "
+                     f"max rel err {c.max_rel_err:.3g}  {'ok' if c.ok else 'MISMATCH'}")
+    lines.append("footprint per loop nest (measured on the transformed IR, largest innermost body):")
+    for n in r.nests:
+        fp = "?" if n.footprint_bytes is None else str(n.footprint_bytes)
+        what = f"{n.loop} at line {n.line}" + (f", {n.innermost_loops} innermost loop(s)" if n.innermost_loops else "")
+        lines.append(f"  {what}: {fp} / {n.budget_bytes} bytes  {'ok' if n.ok else 'OVER BUDGET'}"
+                     f"  [{', '.join(n.ops)}]" + (f" ({n.problem})" if n.problem else ""))
+    counts = ", ".join(f"{k} {r.op_counts_transformed.get(k, 0)}/{v}" for k, v in r.op_counts_original.items())
+    lines.append(f"ops after/before: {counts}  {'ok' if r.computed_once else 'COMPUTED MORE THAN ONCE'}")
+    lines.append("verdict: " + ("PASS" if r.ok else "FAIL"))
+    return "\n".join(lines)
