@@ -254,8 +254,10 @@ def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_leve
         # Only the entry needs a C interface: `_mlir_ciface_<name>` takes
         # pointers to memref descriptors, a pointer to the results first.
         func.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
-        for op in list(module.body.operations):
-            if op.operation.name.startswith("transform."):  # an embedded schedule
+        for op in list(module.body.operations):  # drop an embedded schedule
+            if op.operation.name.startswith("transform.") or (
+                    op.operation.name == "builtin.module"
+                    and "transform.with_named_sequence" in op.operation.attributes):
                 op.operation.erase()
         phase("lowering")
         try:

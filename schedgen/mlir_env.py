@@ -47,3 +47,8 @@ def parse_file(path: Path, ctx: ir.Context, what: str) -> ir.Module:
             loc = first_location(str(diag.location), str(path))
             raise SchedgenError(loc, f"cannot parse {what}: {one_line(diag.message)}") from None
         raise SchedgenError(str(path), f"cannot parse {what}: {one_line(str(exc))}") from None
+
+
+def tool_path(name: str) -> Path:
+    """A binary shipped in the MLIR wheels (mlir-opt, xtc-opt, ...)."""
+    return Path(ir.__file__).resolve().parent / "bin" / name

@@ -249,10 +249,6 @@ def _build(module: ir.Module, generalized: ir.Module, path: str, func: str | Non
     producer: dict[ir.Value, ValueRef] = {}
     for i, arg in enumerate(block.arguments):
         producer[arg] = ValueRef("arg", i)
-    arg_types = []
-    for i, arg in enumerate(block.arguments):
-        line, _ = _loc(fn.operation)
-        arg_types.append(_static_shape(arg.type, path, line, f"@{fn_name} argument {i}"))
 
     tileable_pos: dict[int, int] = {}
     other_pos: dict[int, int] = {}
@@ -289,6 +285,10 @@ def _build(module: ir.Module, generalized: ir.Module, path: str, func: str | Non
                                   tuple(producer[v] for v in o.operands if v in producer)))
             continue
         ops.append(_tileable(o, gop.operation, tileable_pos[pos], path, line, col, producer, use_of))
+    # After the ops, so that a dynamic shape is reported at the op using it.
+    line, _ = _loc(fn.operation)
+    arg_types = [_static_shape(arg.type, path, line, f"@{fn_name} argument {i}")
+                 for i, arg in enumerate(block.arguments)]
     return Payload(path=path, func_name=fn_name, func_line=_loc(fn.operation)[0], arg_types=tuple(arg_types),
                    ops=tuple(ops), others=tuple(others), returns=returns)
 

@@ -1,0 +1,38 @@
+# `make demo` and `make test` each create .venv and install schedgen into it
+# when needed (the stamp is refreshed when pyproject.toml changes).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+DEMO_PAYLOAD := payloads/matmul_bias_relu.mlir
+DEMO_OUT := build/demo
+
+.PHONY: demo test schedules clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	@mkdir -p $(DEMO_OUT)
+	@echo "== schedgen explain $(DEMO_PAYLOAD) --target npu-256k"
+	@$(BIN)/schedgen explain $(DEMO_PAYLOAD) --target npu-256k
+	@echo
+	@echo "== schedgen generate -> $(DEMO_OUT)/schedule.mlir"
+	@$(BIN)/schedgen generate $(DEMO_PAYLOAD) --target npu-256k -o $(DEMO_OUT)/schedule.mlir
+	@echo "== schedgen apply -> $(DEMO_OUT)/tiled.mlir"
+	@$(BIN)/schedgen apply $(DEMO_PAYLOAD) $(DEMO_OUT)/schedule.mlir -o $(DEMO_OUT)/tiled.mlir
+	@echo "== schedgen verify"
+	@$(BIN)/schedgen verify $(DEMO_PAYLOAD) $(DEMO_OUT)/schedule.mlir
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+# Regenerate the checked-in schedules (tests/test_schedules_fresh.py checks them).
+schedules: $(STAMP)
+	$(BIN)/python -m schedgen.schedules
+
+clean:
+	rm -rf build $(VENV)

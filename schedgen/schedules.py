@@ -1,0 +1,46 @@
+"""The checked-in schedules: one per bundled payload and target preset.
+
+`python -m schedgen.schedules` (or `make schedules`) rewrites schedules/;
+`tests/test_schedules_fresh.py` fails when a checked-in file differs from
+what the current planner and templates produce.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from schedgen.emit import render
+from schedgen.payload import load_payload
+from schedgen.planner import plan
+from schedgen.target import PRESETS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def expected() -> dict[str, str]:
+    """File name under schedules/ -> its text, rendered with repository-
+    relative payload paths so the text does not depend on the checkout."""
+    out: dict[str, str] = {}
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        for payload in sorted(Path("payloads").glob("*.mlir")):
+            model = load_payload(payload)
+            for name, target in PRESETS.items():
+                out[f"{payload.stem}.{name}.mlir"] = render(plan(model, target))
+    finally:
+        os.chdir(cwd)
+    return out
+
+
+def main() -> None:
+    directory = ROOT / "schedules"
+    directory.mkdir(exist_ok=True)
+    for name, text in expected().items():
+        (directory / name).write_text(text)
+        print(f"wrote schedules/{name}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,30 @@
+"""Shared fixtures: repository paths, and the original payloads' outputs
+computed once per session (the untiled payload is the slow run)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from schedgen.execute import random_inputs, run_function
+from schedgen.payload import load_payload
+
+ROOT = Path(__file__).resolve().parent.parent
+PAYLOADS = sorted((ROOT / "payloads").glob("*.mlir"))
+
+
+@pytest.fixture(scope="session")
+def original_outputs():
+    cache: dict[tuple[str, int], list[np.ndarray]] = {}
+
+    def get(payload: Path, seed: int = 0) -> list[np.ndarray]:
+        key = (str(payload), seed)
+        if key not in cache:
+            model = load_payload(payload)
+            inputs = random_inputs(list(model.arg_types), seed)
+            cache[key] = run_function(payload.read_text(), model.func_name, inputs)
+        return cache[key]
+
+    return get
