@@ -1,0 +1,111 @@
+"""Planner decisions, checked on the plan and then on the applied, executed
+and measured result."""
+
+from __future__ import annotations
+
+import json
+from math import prod
+from pathlib import Path
+
+import pytest
+
+from schedgen.cli import main as schedgen
+from schedgen.payload import load_payload
+from schedgen.plan import FuseMode, Plan
+from schedgen.planner import plan
+from schedgen.target import PRESETS, Target, load_target
+from schedgen.verify import verify
+
+from conftest import ROOT
+
+MATMUL = ROOT / "payloads/matmul_bias_relu.mlir"
+SOFTMAX = ROOT / "payloads/softmax.mlir"
+
+LONG_K = """
+func.func @long_k(%a: tensor<16x8192xf32>, %b: tensor<8192x16xf32>) -> tensor<16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<16x8192xf32>, tensor<8192x16xf32>)
+                      outs(%init : tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %mm : tensor<16x16xf32>
+}
+"""
+
+
+def test_fuse_modes_on_matmul_bias_relu():
+    model = load_payload(MATMUL)
+    npu = PRESETS["npu-256k"]
+    mp = plan(model, npu, FuseMode.MAX_PRODUCERS)
+    ms = plan(model, npu, FuseMode.MAX_SIZE)
+    nf = plan(model, npu, FuseMode.NO_FUSE)
+    assert [(n.root.index, [p.index for p in n.producers]) for n in mp.nests] == [(2, [1, 0])]
+    assert [n.root.index for n in nf.nests] == [2, 1, 0] and all(not n.producers for n in nf.nests)
+    # max-size keeps the relu's largest tile; the matmul does not fit in it.
+    relu_ms, relu_mp = ms.nests[0], mp.nests[0]
+    assert relu_ms.root.index == relu_mp.root.index == 2
+    assert prod(t or 1024 for t in relu_ms.tile_sizes) > prod(t or 1024 for t in relu_mp.tile_sizes)
+    assert any("op1 linalg.matmul not fused" in note for note in relu_ms.notes)
+    for p in (mp, ms, nf):
+        assert all(n.footprint_bytes <= npu.memory_bytes for n in p.nests)
+
+
+@pytest.mark.parametrize("mode", [m.value for m in FuseMode])
+@pytest.mark.parametrize("payload", [MATMUL, SOFTMAX], ids=lambda p: p.stem)
+def test_every_fuse_mode_verifies(payload: Path, mode: str, tmp_path: Path, original_outputs):
+    schedule = tmp_path / "s.mlir"
+    assert schedgen(["generate", str(payload), "--target", "cpu-l1", "--fuse-mode", mode, "-o", str(schedule)]) == 0
+    report = verify(payload, schedule, expected=original_outputs(payload))
+    assert report.ok, report
+    assert report.op_counts_transformed == report.op_counts_original
+
+
+def test_row_softmax_fuses_into_one_row_loop():
+    p = plan(load_payload(SOFTMAX), PRESETS["npu-256k"])
+    (nest,) = p.nests
+    assert nest.root.index == 5 and len(nest.producers) == 5
+    assert nest.tile_sizes[1] == 0  # the rows stay whole: the reductions need them
+    assert nest.cse_before == [2]  # exp is read by the sum and by the division
+
+
+def test_ops_that_fit_are_not_tiled():
+    p = plan(load_payload(ROOT / "payloads/layernorm.mlir"), PRESETS["cpu-l2"])
+    assert p.nests == [] and len(p.untiled) == 6
+    assert all(u.reason == "fits untiled" and u.footprint_bytes <= 1048576 for u in p.untiled)
+
+
+def test_reduction_dim_tiled_only_when_nothing_else_fits(tmp_path: Path, original_outputs):
+    payload = tmp_path / "long_k.mlir"
+    payload.write_text(LONG_K)
+    # One row of A and one column of B already take 64 KiB: K must be tiled.
+    p = plan(load_payload(payload), Target(name="tiny", memory_bytes=16384))
+    (nest,) = p.nests
+    (red,) = nest.reduction_tiling
+    assert (red.op, red.dim, red.extent) == (1, 2, 8192) and red.size < 8192
+    assert any("reduction dims tiled" in n for n in nest.notes)
+    schedule = tmp_path / "s.mlir"
+    assert schedgen(["generate", str(payload), "--memory", "16384", "-o", str(schedule)]) == 0
+    assert "tile_using_for" in schedule.read_text()
+    report = verify(payload, schedule, expected=original_outputs(payload))
+    assert report.ok, report
+    (measured,) = [n for n in report.nests if n.loop != "untiled"]
+    assert measured.footprint_bytes == nest.footprint_bytes <= 16384
+    # With room for a whole row and column, K stays whole.
+    roomy = plan(load_payload(payload), Target(name="roomy", memory_bytes=1 << 20))
+    assert all(not n.reduction_tiling for n in roomy.nests)
+
+
+def test_explain_json_round_trips(capsys):
+    assert schedgen(["explain", str(MATMUL), "--target", "cpu-l1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    p = Plan.model_validate(data)
+    assert p.target.memory_bytes == 49152 and p.nests[0].budget_bytes == 49152
+    assert p.nests[0].footprint_bytes == sum(i.bytes for i in p.nests[0].footprint_items)
+
+
+def test_target_files_and_memory_override(tmp_path: Path):
+    (tmp_path / "t.toml").write_text('name = "scratch"\nmemory_bytes = 65536\n')
+    (tmp_path / "t.json").write_text('{"name": "scratch", "memory_bytes": 32768}')
+    assert load_target(str(tmp_path / "t.toml")).memory_bytes == 65536
+    assert load_target(str(tmp_path / "t.json")).memory_bytes == 32768
+    assert load_target("cpu-l1", 4096).memory_bytes == 4096
