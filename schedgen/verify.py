@@ -130,7 +130,7 @@ def format_report(r: VerifyReport) -> str:
     lines.append("footprint per loop nest (measured on the transformed IR, largest innermost body):")
     for n in r.nests:
         fp = "?" if n.footprint_bytes is None else str(n.footprint_bytes)
-        what = f"{n.loop} at line {n.line}" + (f", {n.innermost_loops} innermost loop(s)" if n.innermost_loops else "")
+        what = f"{n.loop} (payload line {n.line})" + (f", {n.innermost_loops} innermost loop(s)" if n.innermost_loops else "")
         lines.append(f"  {what}: {fp} / {n.budget_bytes} bytes  {'ok' if n.ok else 'OVER BUDGET'}"
                      f"  [{', '.join(n.ops)}]" + (f" ({n.problem})" if n.problem else ""))
     counts = ", ".join(f"{k} {r.op_counts_transformed.get(k, 0)}/{v}" for k, v in r.op_counts_original.items())
