@@ -56,6 +56,11 @@ def read_schedule_info(schedule_path: Path | str) -> ScheduleInfo:
 def apply_schedule(payload_path: Path | str, schedule_path: Path | str) -> str:
     """The transformed payload as text; raises SchedgenError (with the
     schedule's file:line) when the schedule fails on this payload."""
+    return str(transform_payload(payload_path, schedule_path))
+
+
+def transform_payload(payload_path: Path | str, schedule_path: Path | str) -> ir.Module:
+    """The transformed payload module; its ops keep the payload's locations."""
     payload_path, schedule_path = Path(payload_path), Path(schedule_path)
     ctx = new_context()
     payload = parse_file(payload_path, ctx, "payload")
@@ -75,4 +80,4 @@ def apply_schedule(payload_path: Path | str, schedule_path: Path | str) -> str:
             raise SchedgenError(where, f"schedule does not apply to {payload_path}: {one_line(first)}") from None
         if not payload.operation.verify():
             raise SchedgenError(str(schedule_path), f"transformed {payload_path} does not verify")
-        return str(payload)
+        return payload

@@ -13,6 +13,7 @@ twice; otherwise it stays unfused (and is planned on its own later).
 from __future__ import annotations
 
 import heapq
+
 from schedgen.errors import SchedgenError
 from schedgen.footprint import Footprint, NestShape, TiledNest, footprint, nest_tiles, untiled_footprint
 from schedgen.graph import describe_use, outside_users, producers
@@ -33,7 +34,6 @@ class _Nest:
         self.payload = payload
         self.root = root
         self.budget = budget
-        self.members: frozenset[int] = frozenset({root.index})
         self._cache: dict[tuple, Footprint | None] = {}
 
     def tileable_dims(self, members: frozenset[int]) -> list[int]:

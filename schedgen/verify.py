@@ -5,18 +5,17 @@ the planner."""
 
 from __future__ import annotations
 
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
-from mlir import ir
 from pydantic import BaseModel
 
-from schedgen.apply import apply_schedule, read_schedule_info
+from schedgen.apply import read_schedule_info, transform_payload
 from schedgen.errors import SchedgenError
 from schedgen.execute import compare, random_inputs, run_function
-from schedgen.measure import Measurement, measure
-from schedgen.mlir_env import new_context, parse_file
+from schedgen.measure import measure
 from schedgen.payload import Payload, load_payload
 
 
@@ -56,18 +55,6 @@ class VerifyReport(BaseModel):
     ok: bool
 
 
-def _measure_text(text: str, func: str) -> Measurement:
-    with new_context() as ctx:
-        return measure(ir.Module.parse(text, ctx), func)
-
-
-def _measure_file(path: Path, func: str) -> Measurement:
-    ctx = new_context()
-    module = parse_file(path, ctx, "payload")
-    with ctx:
-        return measure(module, func)
-
-
 def budget_for(schedule: Path, memory: int | None) -> int:
     if memory is not None:
         return memory
@@ -86,9 +73,11 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
     payload_path, schedule_path = Path(payload_path), Path(schedule_path)
     model: Payload = load_payload(payload_path, func)
     budget = budget_for(schedule_path, memory)
-    transformed = apply_schedule(payload_path, schedule_path)
-    measured = _measure_text(transformed, model.func_name)
-    original_counts = _measure_file(payload_path, model.func_name).op_counts
+    module = transform_payload(payload_path, schedule_path)
+    with module.context:
+        measured = measure(module, model.func_name)  # on the module: ops keep payload lines
+    transformed = str(module)
+    original_counts = dict(Counter(op.name for op in model.ops))
 
     inputs = random_inputs(list(model.arg_types), seed)
     with ThreadPoolExecutor(max_workers=2) as pool:  # both run in child processes
