@@ -109,3 +109,18 @@ def test_target_files_and_memory_override(tmp_path: Path):
     assert load_target(str(tmp_path / "t.toml")).memory_bytes == 65536
     assert load_target(str(tmp_path / "t.json")).memory_bytes == 32768
     assert load_target("cpu-l1", 4096).memory_bytes == 4096
+
+
+def test_verify_exits_1_when_a_nest_exceeds_the_budget(tmp_path: Path, capsys):
+    payload = ROOT / "payloads/rfc_dag.mlir"
+    schedule = tmp_path / "s.mlir"
+    assert schedgen(["generate", str(payload), "--memory", "700", "-o", str(schedule)]) == 0
+    capsys.readouterr()
+    # The schedule's own budget passes; a smaller one is measured and refused.
+    assert schedgen(["verify", str(payload), str(schedule)]) == 0
+    capsys.readouterr()
+    assert schedgen(["verify", str(payload), str(schedule), "--memory", "500", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["numbers_ok"] and not report["budget_ok"] and not report["ok"]
+    over = [n for n in report["nests"] if not n["ok"]]
+    assert over and all(n["footprint_bytes"] > 500 for n in over)
