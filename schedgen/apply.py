@@ -25,6 +25,9 @@ class ScheduleInfo:
     func: str | None
     target: str | None
     memory_bytes: int | None
+    alignment_bytes: int = 1
+    footprint: str = "analytic"
+    nest_footprints: tuple[int, ...] = ()  # the planner's figure per nest, in emission order
 
 
 def _entry(schedule: ir.Module, path: str) -> ir.OpView:
@@ -45,7 +48,11 @@ def schedule_info(schedule: ir.Module) -> ScheduleInfo:
     func = ir.StringAttr(attrs["schedgen.func"]).value if "schedgen.func" in attrs else None
     target = ir.StringAttr(attrs["schedgen.target"]).value if "schedgen.target" in attrs else None
     memory = ir.IntegerAttr(attrs["schedgen.memory_bytes"]).value if "schedgen.memory_bytes" in attrs else None
-    return ScheduleInfo(func, target, memory)
+    align = ir.IntegerAttr(attrs["schedgen.alignment_bytes"]).value if "schedgen.alignment_bytes" in attrs else 1
+    mode = ir.StringAttr(attrs["schedgen.footprint"]).value if "schedgen.footprint" in attrs else "analytic"
+    planned = tuple(ir.IntegerAttr(a).value for a in ir.ArrayAttr(attrs["schedgen.nest_footprints"])) \
+        if "schedgen.nest_footprints" in attrs else ()
+    return ScheduleInfo(func, target, memory, align, mode, planned)
 
 
 def read_schedule_info(schedule_path: Path | str) -> ScheduleInfo:

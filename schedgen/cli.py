@@ -24,6 +24,12 @@ def _add_planning(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory", type=int, metavar="BYTES", help="override the target's local memory budget")
     p.add_argument("--fuse-mode", default=FuseMode.MAX_PRODUCERS.value, choices=[m.value for m in FuseMode])
     p.add_argument("--func", help="function to schedule (default: the only public one)")
+    _add_footprint(p)
+
+
+def _add_footprint(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--footprint", default="analytic", choices=["analytic", "precise"],
+                   help="analytic estimate, or precise: simulate each loop body's buffers (slower, larger tiles)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -46,6 +52,8 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--target", help="budget from this target instead of the schedule's own")
     v.add_argument("--memory", type=int, metavar="BYTES", help="budget in bytes instead of the schedule's own")
     v.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    v.add_argument("--footprint", choices=["analytic", "precise"],
+                   help="how to measure loop bodies (default: the mode the schedule was made with)")
     v.add_argument("--json", action="store_true", help="the report as JSON")
     return parser
 
@@ -84,7 +92,7 @@ def _plan(args: argparse.Namespace) -> Plan:
     from schedgen.target import load_target
 
     target = load_target(args.target, args.memory)
-    return plan(load_payload(args.payload, args.func), target, FuseMode(args.fuse_mode))
+    return plan(load_payload(args.payload, args.func), target, FuseMode(args.fuse_mode), args.footprint)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -109,7 +117,7 @@ def _run(args: argparse.Namespace) -> int:
         memory = args.memory
         if args.target is not None:
             memory = load_target(args.target, args.memory).memory_bytes
-        report = verify(args.payload, args.schedule, args.func, memory, args.seed)
+        report = verify(args.payload, args.schedule, args.func, memory, args.seed, footprint=args.footprint)
         print(report.model_dump_json(indent=2) if args.json else format_report(report))
         return 0 if report.ok else 1
     raise AssertionError(args.verb)

@@ -65,6 +65,7 @@ def _nest_view(plan: Plan, n: LoopNest) -> dict:
         "tile_sizes": n.tile_sizes, "dims": ", ".join(f"d{d}" for d in range(root_dims)),
         "reductions": n.reduction_tiling, "footprint": n.footprint_bytes, "budget": n.budget_bytes,
         "percent": round(100 * n.footprint_bytes / n.budget_bytes), "notes": n.notes,
+        "analytic": n.analytic_footprint_bytes, "buffers": len(n.local_buffers),
         "loop_kind": n.loop_kind, "root_var": _var(n.root.index), "tiled": handles[n.root.index], "loop": loop,
         "producers": producers, "reduction_loops": reduction_loops,
     }

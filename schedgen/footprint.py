@@ -19,7 +19,8 @@ is read off its result map.
                                                    a nest op and X reads that
                                                    whole tile (shared buffer)
 
-bytes(tile) = product of tile extents * element size. Inputs read by several
+bytes(tile) = product of tile extents * element size, rounded up to the
+target's alignment (so the estimate bounds any aligned placement). Inputs read by several
 ops are counted once per reading op: that is what the tiled IR holds before
 any CSE, and it keeps the estimate an upper bound of the independent
 measurement in `measure.py`. For tensor.pad / linalg.pack / linalg.unpack
@@ -60,9 +61,10 @@ class NestShape:
 class Footprint:
     total: int = 0
     items: list[tuple[str, tuple[int, ...], int]] = field(default_factory=list)  # (what, tile shape, bytes)
+    alignment: int = 1  # every tile starts at a multiple of this: its size is rounded up to it
 
     def add(self, what: str, shape: tuple[int, ...], element_bytes: int) -> None:
-        b = prod(shape) * element_bytes
+        b = -(-prod(shape) * element_bytes // self.alignment) * self.alignment
         self.items.append((what, shape, b))
         self.total += b
 
@@ -126,9 +128,10 @@ class TiledNest:
     the tiles of the ops already in, only its users' shared reads."""
 
     def __init__(self, payload: Payload, root: int, sizes: tuple[int, ...],
-                 reduced: Reduced | None = None) -> None:
+                 reduced: Reduced | None = None, alignment: int = 1) -> None:
         self.payload = payload
         self.reduced = reduced or {}
+        self.alignment = alignment
         self.tiles: dict[int, list[DimTile]] = {root: root_tiles(payload.ops[root], sizes)}
         self.members: set[int] = {root}
         self.items: dict[int, list[tuple[str, tuple[int, ...], int]]] = {root: self._items(root)}
@@ -200,7 +203,7 @@ class TiledNest:
         """What op `idx` adds to the footprint (formula in the module doc)."""
         op = self.payload.ops[idx]
         inner = self._inner(idx)
-        fp = Footprint()
+        fp = Footprint(alignment=self.alignment)
         for operand in op.operands:
             in_nest = operand.value.kind == "op" and operand.value.index in self.members
             if operand.is_init:
@@ -223,7 +226,7 @@ class TiledNest:
         return operand_tile(init, self.tiles[idx]) if init is not None else None
 
     def footprint(self) -> Footprint:
-        fp = Footprint()
+        fp = Footprint(alignment=self.alignment)
         for idx in sorted(self.members, reverse=True):
             for item in self.items[idx]:
                 fp.items.append(item)
@@ -240,19 +243,19 @@ def nest_tiles(payload: Payload, root: int, members: frozenset[int],
 
 
 def _grow(payload: Payload, root: int, members: frozenset[int], sizes: tuple[int, ...],
-          reduced: Reduced) -> TiledNest | None:
-    nest = TiledNest(payload, root, sizes, reduced)
+          reduced: Reduced, alignment: int = 1) -> TiledNest | None:
+    nest = TiledNest(payload, root, sizes, reduced, alignment)
     for idx in sorted(members - {root}, reverse=True):  # consumers before producers
         if not nest.add(idx):
             return None
     return nest
 
 
-def footprint(payload: Payload, nest: NestShape) -> Footprint | None:
+def footprint(payload: Payload, nest: NestShape, alignment: int = 1) -> Footprint | None:
     """Bytes live in one innermost iteration (formula in the module doc), or
     None when the members cannot share the nest."""
     reduced = {(op, d): s for op, d, s in nest.reduction_tiles}
-    tiled = _grow(payload, nest.root, nest.members, nest.root_tiles, reduced)
+    tiled = _grow(payload, nest.root, nest.members, nest.root_tiles, reduced, alignment)
     return tiled.footprint() if tiled is not None else None
 
 
@@ -263,9 +266,9 @@ def _result_shape(op: TileableOp, inner: list[DimTile]) -> tuple[int, ...]:
     return tuple(t.size for t in inner)
 
 
-def untiled_footprint(payload: Payload, op: TileableOp) -> Footprint:
+def untiled_footprint(payload: Payload, op: TileableOp, alignment: int = 1) -> Footprint:
     nest = NestShape(op.index, frozenset({op.index}), op.domain)
-    fp = footprint(payload, nest)
+    fp = footprint(payload, nest, alignment)
     assert fp is not None  # a lone op always has tiles
     return fp
 

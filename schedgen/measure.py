@@ -19,6 +19,7 @@ from math import prod
 from mlir import ir
 
 from schedgen.payload import element_bytes, is_tileable
+from schedgen.precise import Buffer, elementwise, first_fit
 
 LOOPS = ("scf.forall", "scf.for")
 
@@ -132,27 +133,53 @@ def _inits(op: ir.Operation) -> list[ir.Value]:
     return list(op.operands)[len(op.operands) - n:] if n else []
 
 
-def _body_footprint(ops: list[ir.Operation]) -> int:
+def _body_buffers(ops: list[ir.Operation]) -> tuple[list[Buffer], dict[int, int]]:
+    """The buffers the ops live in (one per class of values that are the same
+    buffer), with live ranges over the ops' positions, and the in-place
+    candidates: an elementwise op's new result over an input of equal size."""
     produced = set(ops)
-    classes: dict[object, int] = {}
+    index: dict[object, int] = {}
+    buffers: list[Buffer] = []
+    in_place: dict[int, int] = {}
 
-    def add(key: object, nbytes: int) -> None:
-        classes[key] = max(classes.get(key, 0), nbytes)
+    def touch(key: object, nbytes: int, pos: int, what: str) -> int:
+        if key not in index:
+            index[key] = len(buffers)
+            buffers.append(Buffer(what, nbytes, pos, pos))
+        b = buffers[index[key]]
+        b.bytes, b.end = max(b.bytes, nbytes), pos
+        return index[key]
 
-    for op in ops:
+    for pos, op in enumerate(ops, 1):
         inits = _inits(op)
+        read = []
         for v in op.operands:
             if v in inits or not isinstance(v.type, ir.RankedTensorType):
                 continue
             o = _origin(v, produced)
-            add(o if o is not None else ("value", v), _bytes(v.type))
+            read.append(touch(o if o is not None else ("value", v), _bytes(v.type), pos, f"input of {op.name}"))
         for i, r in enumerate(op.results):
             o = _origin(inits[i], produced) if i < len(inits) else None
-            add(o if o is not None else (op, i), _bytes(r.type))
-    return sum(classes.values())
+            out = touch(o if o is not None else (op, i), _bytes(r.type), pos, f"result of {op.name}")
+            if o is None and elementwise(op):
+                partner = next((k for k in read if buffers[k].bytes == buffers[out].bytes
+                                and k not in in_place.values()), None)
+                if partner is not None:
+                    in_place[out] = partner
+    in_place = {o: i for o, i in in_place.items() if buffers[i].end == buffers[o].start}
+    return buffers, in_place
 
 
-def measure(module: ir.Module, func_name: str) -> Measurement:
+def _body_footprint(ops: list[ir.Operation], alignment: int, precise: bool) -> int:
+    buffers, in_place = _body_buffers(ops)
+    if precise:
+        return first_fit(buffers, alignment, in_place).peak
+    return sum(-(-b.bytes // alignment) * alignment for b in buffers)
+
+
+def measure(module: ir.Module, func_name: str, alignment: int = 1, precise: bool = False) -> Measurement:
+    """`precise`: live ranges, in-place reuse and first-fit placement at
+    `alignment` (the peak); otherwise every buffer counts, rounded up to it."""
     m = Measurement()
     func = next(op for op in module.body.operations
                 if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == func_name)
@@ -162,16 +189,16 @@ def measure(module: ir.Module, func_name: str) -> Measurement:
     for op in func.regions[0].blocks[0].operations:
         op = op.operation
         if op.name in LOOPS:
-            m.nests.append(_measure_nest(op))
+            m.nests.append(_measure_nest(op, alignment, precise))
         elif is_tileable(op.name):
             try:
-                m.untiled.append(MeasuredOp(op.name, _line(op), _body_footprint([op])))
+                m.untiled.append(MeasuredOp(op.name, _line(op), _body_footprint([op], alignment, precise)))
             except _Dynamic as exc:
                 m.untiled.append(MeasuredOp(op.name, _line(op), None, f"dynamic type {exc}"))
     return m
 
 
-def _measure_nest(outer: ir.Operation) -> MeasuredNest:
+def _measure_nest(outer: ir.Operation, alignment: int, precise: bool) -> MeasuredNest:
     inside = list(_walk_ops(outer))
     loops = [outer] + [o for o in inside if o.name in LOOPS]
     tileable = [o for o in inside if is_tileable(o.name)]
@@ -187,7 +214,7 @@ def _measure_nest(outer: ir.Operation) -> MeasuredNest:
                 chain.add(p)
                 p = _enclosing_loop(p) if p != outer else None
             body = [o for o in tileable if _enclosing_loop(o) in chain]
-            worst = max(worst, _body_footprint(body))
+            worst = max(worst, _body_footprint(body, alignment, precise))
         return MeasuredNest(outer.name, _line(outer), names, len(innermost), worst)
     except _Dynamic as exc:
         return MeasuredNest(outer.name, _line(outer), names, len(innermost), None, f"dynamic tile type {exc}")

@@ -43,6 +43,16 @@ class FootprintItem(BaseModel):
     bytes: int
 
 
+class LocalBuffer(BaseModel):
+    """One buffer of a simulated loop body (precise footprint)."""
+
+    what: str
+    bytes: int
+    live: list[int]  # [first, last] position in the body of the ops that touch it
+    offset: int
+    in_place_of: str | None = None
+
+
 class LoopNest(BaseModel):
     id: int
     root: OpRef
@@ -53,9 +63,12 @@ class LoopNest(BaseModel):
     consumers: list[OpRef] = []  # fused by transform.xtc.fuse_consumer (none chosen yet)
     cse_before: list[int] = []  # producers read by several nest ops: their slices are merged first
     reduction_tiling: list[ReductionTiling] = []
-    footprint_bytes: int
+    footprint_bytes: int  # the figure checked against the budget (precise peak in precise mode)
     budget_bytes: int
-    footprint_items: list[FootprintItem]
+    footprint_items: list[FootprintItem]  # the analytic estimate's terms
+    footprint_mode: str = "analytic"
+    analytic_footprint_bytes: int | None = None  # in precise mode, the estimate next to the peak
+    local_buffers: list[LocalBuffer] = []  # precise mode: every buffer with its live range and offset
     notes: list[str] = []
 
     @property
@@ -77,13 +90,16 @@ class Plan(BaseModel):
     ops: list[OpRef]  # every tileable op of the function, program order
     nests: list[LoopNest]  # in emission order (reverse program order of roots)
     untiled: list[UntiledOp]
+    footprint_mode: str = "analytic"
+    precise_checks: int = 0  # simulations run (precise mode)
 
 
 def format_table(plan: Plan) -> str:
     """Human-readable plan: one block per nest, then the untiled ops."""
     budget = plan.target.memory_bytes
     lines = [f"plan for @{plan.func} in {plan.payload}: target {plan.target.name} "
-             f"({budget} bytes), fuse mode {plan.fuse_mode.value}",
+             f"({budget} bytes), fuse mode {plan.fuse_mode.value}, footprint {plan.footprint_mode}"
+             + (f" ({plan.precise_checks} simulations)" if plan.footprint_mode == "precise" else ""),
              f"{'nest':<5} {'root':<34} {'tile sizes':<22} {'loops':<11} {'footprint / budget':<22} fused ops"]
     for n in plan.nests:
         fused = ", ".join(f"op{p.index}" for p in n.producers) or "-"
@@ -93,6 +109,12 @@ def format_table(plan: Plan) -> str:
                      f"{n.loop_kind:<11} {str(n.footprint_bytes) + ' / ' + str(budget) + f' ({pct:.0f}%)':<22} {fused}")
         for r in n.reduction_tiling:
             lines.append(f"{'':<5}   reduction dim d{r.dim} of op{r.op} tiled by {r.size} of {r.extent} (scf.for)")
+        if n.footprint_mode == "precise":
+            lines.append(f"{'':<5}   precise: peak {n.footprint_bytes} bytes of {len(n.local_buffers)} local buffers "
+                         f"(analytic estimate {n.analytic_footprint_bytes})")
+            for b in n.local_buffers:
+                reuse = f", in place of {b.in_place_of}" if b.in_place_of else ""
+                lines.append(f"{'':<5}     @{b.offset:<8} {b.bytes:>9} B  live {b.live[0]}-{b.live[1]}  {b.what}{reuse}")
         for note in n.notes:
             lines.append(f"{'':<5}   note: {note}")
     for u in plan.untiled:

@@ -18,7 +18,8 @@ from schedgen.errors import SchedgenError
 from schedgen.footprint import Footprint, NestShape, TiledNest, footprint, nest_tiles, untiled_footprint
 from schedgen.graph import describe_use, outside_users, producers
 from schedgen.payload import NON_STRUCTURED_TILEABLE, Payload, TileableOp
-from schedgen.plan import FootprintItem, FuseMode, LoopNest, OpRef, Plan, ReductionTiling, UntiledOp
+from schedgen.plan import FootprintItem, FuseMode, LocalBuffer, LoopNest, OpRef, Plan, ReductionTiling, UntiledOp
+from schedgen.precise import PreciseChecker
 from schedgen.target import Target
 from schedgen.tile_search import SearchDim, Sizes, fit_tiles
 
@@ -30,10 +31,11 @@ def op_ref(op: TileableOp) -> OpRef:
 class _Nest:
     """A nest under construction: root, members, and a memoised fit test."""
 
-    def __init__(self, payload: Payload, root: TileableOp, budget: int) -> None:
+    def __init__(self, payload: Payload, root: TileableOp, target: Target) -> None:
         self.payload = payload
         self.root = root
-        self.budget = budget
+        self.budget = target.memory_bytes
+        self.alignment = target.alignment_bytes
         self._cache: dict[tuple, Footprint | None] = {}
 
     def tileable_dims(self, members: frozenset[int]) -> list[int]:
@@ -64,7 +66,7 @@ class _Nest:
         nest = self.shape(members, sizes)
         key = (nest.members, nest.root_tiles, nest.reduction_tiles)
         if key not in self._cache:
-            self._cache[key] = footprint(self.payload, nest)
+            self._cache[key] = footprint(self.payload, nest, self.alignment)
         return self._cache[key]
 
     def fits(self, members: frozenset[int], sizes: Sizes) -> bool:
@@ -78,25 +80,30 @@ class _Nest:
         return fit_tiles(self.search_dims(members), lambda s: self.fits(members, s))
 
 
-def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCERS) -> Plan:
+def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCERS,
+         footprint_mode: str = "analytic") -> Plan:
+    """`footprint_mode` "precise" checks tile sizes by simulating the loop
+    body (schedgen.precise) after the analytic search found a start."""
     budget = target.memory_bytes
+    checker = PreciseChecker(payload, target) if footprint_mode == "precise" else None
     fused_into: dict[int, int] = {}
     nests: list[LoopNest] = []
     untiled: list[UntiledOp] = []
     for op in reversed(payload.ops):
         if op.index in fused_into:
             continue
-        alone = untiled_footprint(payload, op)
+        alone = untiled_footprint(payload, op, target.alignment_bytes)
         if alone.total <= budget:
             untiled.append(UntiledOp(op=op_ref(op), footprint_bytes=alone.total, reason="fits untiled"))
             continue
-        nest = _plan_nest(payload, op, budget, mode, len(nests) + 1, fused_into)
+        nest = _plan_nest(payload, op, target, mode, len(nests) + 1, fused_into, checker)
         for member in nest.ops:
             fused_into[member.index] = nest.id
         nests.append(nest)
     untiled.sort(key=lambda u: u.op.index)
     return Plan(payload=payload.path, func=payload.func_name, target=target, fuse_mode=mode,
-                ops=[op_ref(o) for o in payload.ops], nests=nests, untiled=untiled)
+                ops=[op_ref(o) for o in payload.ops], nests=nests, untiled=untiled, footprint_mode=footprint_mode,
+                precise_checks=checker.checks if checker else 0)
 
 
 def _candidates(payload: Payload, op: TileableOp, taken: dict[int, int]) -> list[TileableOp]:
@@ -116,11 +123,12 @@ class _MinimalProbe:
         # One state per root dim with only that dim tiled: tells whether a
         # producer still lets the dim be tiled (its slices must agree).
         self.by_dim = {d: TiledNest(nest.payload, root.index, self._sizes([d])) for d in self.allowed}
+        self.alignment = nest.alignment
         # The root's reductions are tiled to 1 only if it cannot fit otherwise.
         whole = {("d", d): 1 for d in self.allowed}
         self.reduced = {} if nest.fits(frozenset({root.index}), whole) else \
             {(root.index, d): 1 for d in root.reduction_dims()}
-        self.state = TiledNest(nest.payload, root.index, self._sizes(self.allowed), self.reduced)
+        self.state = TiledNest(nest.payload, root.index, self._sizes(self.allowed), self.reduced, self.alignment)
 
     def _sizes(self, tiled: list[int]) -> tuple[int, ...]:
         return tuple(1 if d in tiled else n for d, n in enumerate(self.nest.root.domain))
@@ -129,7 +137,8 @@ class _MinimalProbe:
         still = [d for d in self.allowed if self.by_dim[d].producer_tiles(idx) is not None]
         rebuilt: TiledNest | None = None
         if still != self.allowed:  # the producer pins some root dims whole: start over
-            rebuilt = TiledNest(self.nest.payload, self.nest.root.index, self._sizes(still), self.reduced)
+            rebuilt = TiledNest(self.nest.payload, self.nest.root.index, self._sizes(still), self.reduced,
+                                self.alignment)
             ok = all(rebuilt.add(i) for i in sorted((members | {idx}) - {self.nest.root.index}, reverse=True))
             total = rebuilt.total if ok else None
         else:
@@ -149,9 +158,10 @@ class _MinimalProbe:
         return None
 
 
-def _plan_nest(payload: Payload, root: TileableOp, budget: int, mode: FuseMode, nest_id: int,
-               taken: dict[int, int]) -> LoopNest:
-    nest = _Nest(payload, root, budget)
+def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMode, nest_id: int,
+               taken: dict[int, int], checker: PreciseChecker | None) -> LoopNest:
+    budget = target.memory_bytes
+    nest = _Nest(payload, root, target)
     alone = frozenset({root.index})
     if not nest.fits(alone, nest.minimal(alone)):
         need = nest.footprint(alone, nest.minimal(alone))
@@ -167,7 +177,8 @@ def _plan_nest(payload: Payload, root: TileableOp, budget: int, mode: FuseMode, 
         sizes = nest.search(alone)
         assert sizes is not None
         shape = nest.shape(alone, sizes)
-        at_size = TiledNest(payload, root.index, shape.root_tiles, {(o, d): s for o, d, s in shape.reduction_tiles})
+        at_size = TiledNest(payload, root.index, shape.root_tiles, {(o, d): s for o, d, s in shape.reduction_tiles},
+                            nest.alignment)
     elif can_fuse:
         probe = _MinimalProbe(nest)
     # Max-heap on op index: a producer is considered after all its consumers.
@@ -198,7 +209,31 @@ def _plan_nest(payload: Payload, root: TileableOp, budget: int, mode: FuseMode, 
         sizes = nest.search(members)
     assert sizes is not None  # the root alone fits at its minimal tile
     sizes = _restrict(nest, members, sizes)
-    return _loop_nest(payload, nest, members, sizes, nest_id, notes)
+    if checker is None:
+        return _loop_nest(payload, nest, members, sizes, nest_id, notes)
+    return _precise_nest(payload, nest, members, sizes, nest_id, notes, checker)
+
+
+def _precise_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Sizes, nest_id: int,
+                  notes: list[str], checker: PreciseChecker) -> LoopNest:
+    """Grow the analytic tile sizes back with the precise check. The analytic
+    figure bounds the simulated peak (every simulated buffer is one of its
+    aligned terms), so sizes the estimate accepts are not simulated, and the
+    result is at least the analytic tile along every dim."""
+
+    def fits(s: Sizes) -> bool:
+        if nest.fits(members, s):
+            return True
+        return checker.check(_loop_nest(payload, nest, members, s, nest_id, [])).peak <= nest.budget
+
+    sizes = fit_tiles(nest.search_dims(members), fits, start=sizes) or sizes
+    final = _loop_nest(payload, nest, members, sizes, nest_id, notes)
+    sim = checker.check(final)
+    return final.model_copy(update={
+        "footprint_mode": "precise", "analytic_footprint_bytes": final.footprint_bytes,
+        "footprint_bytes": sim.peak,
+        "local_buffers": [LocalBuffer(what=b.what, bytes=b.bytes, live=[b.start, b.end], offset=b.offset,
+                                      in_place_of=b.in_place_of) for b in sim.buffers]})
 
 
 def _restrict(nest: _Nest, members: frozenset[int], sizes: Sizes) -> Sizes:
@@ -228,7 +263,7 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
                notes: list[str]) -> LoopNest:
     root = nest.root
     shape = nest.shape(members, sizes)
-    fp = footprint(payload, shape)
+    fp = footprint(payload, shape, nest.alignment)
     assert fp is not None
     par = root.parallel_dims()
     tile_sizes = [s if d in par and s < root.domain[d] else 0 for d, s in enumerate(shape.root_tiles)]

@@ -14,6 +14,7 @@ from schedgen.errors import SchedgenError
 class Target(BaseModel):
     name: str
     memory_bytes: int = Field(gt=0, description="local memory that all tiles of one loop body must fit")
+    alignment_bytes: int = Field(default=64, gt=0, description="every local buffer starts at a multiple of this")
 
 
 PRESETS: dict[str, Target] = {
@@ -45,5 +46,5 @@ def load_target(spec: str = "npu-256k", memory: int | None = None) -> Target:
     if memory is not None:
         if memory <= 0:
             raise SchedgenError("--memory", f"budget must be positive, got {memory}")
-        target = Target(name=f"{target.name}@{memory}", memory_bytes=memory)
+        target = Target(name=f"{target.name}@{memory}", memory_bytes=memory, alignment_bytes=target.alignment_bytes)
     return target

@@ -33,7 +33,8 @@ class NestCheck(BaseModel):
     line: int
     ops: list[str]
     innermost_loops: int
-    footprint_bytes: int | None
+    footprint_bytes: int | None  # measured on the transformed IR
+    planned_bytes: int | None = None  # what the schedule says the planner computed
     budget_bytes: int
     ok: bool
     problem: str | None = None
@@ -44,6 +45,7 @@ class VerifyReport(BaseModel):
     schedule: str
     func: str
     budget_bytes: int
+    footprint: str  # "analytic" or "precise" measurement
     seed: int
     results: list[ResultCheck]
     nests: list[NestCheck]  # loop nests, then untiled ops (loop = "untiled")
@@ -67,15 +69,17 @@ def budget_for(schedule: Path, memory: int | None) -> int:
 
 def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None = None,
            memory: int | None = None, seed: int = 0,
-           expected: list[np.ndarray] | None = None) -> VerifyReport:
+           expected: list[np.ndarray] | None = None, footprint: str | None = None) -> VerifyReport:
     """`expected` lets a caller reuse the original payload's outputs for the
     same seed (the untiled payload is the slow one to execute)."""
     payload_path, schedule_path = Path(payload_path), Path(schedule_path)
     model: Payload = load_payload(payload_path, func)
     budget = budget_for(schedule_path, memory)
+    info = read_schedule_info(schedule_path)
+    mode = footprint or info.footprint
     module = transform_payload(payload_path, schedule_path)
-    with module.context:
-        measured = measure(module, model.func_name)  # on the module: ops keep payload lines
+    with module.context:  # on the module itself: its ops keep the payload's lines
+        measured = measure(module, model.func_name, info.alignment_bytes, precise=mode == "precise")
     transformed = str(module)
     original_counts = dict(Counter(op.name for op in model.ops))
 
@@ -91,10 +95,14 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
     results = [ResultCheck(index=c.index, shape=list(c.shape), dtype=c.dtype, max_abs_err=c.max_abs_err,
                            max_rel_err=c.max_rel_err, ok=c.ok) for c in checks]
 
+    # The schedule lists the planner's figures in emission order (consumers
+    # first); loops appear in the IR in program order, the reverse.
+    planned = list(reversed(info.nest_footprints)) if len(info.nest_footprints) == len(measured.nests) \
+        else [None] * len(measured.nests)
     nests = [NestCheck(loop=n.loop, line=n.line, ops=n.ops, innermost_loops=n.innermost_loops,
-                       footprint_bytes=n.footprint_bytes, budget_bytes=budget, problem=n.problem,
+                       footprint_bytes=n.footprint_bytes, planned_bytes=p, budget_bytes=budget, problem=n.problem,
                        ok=n.footprint_bytes is not None and n.footprint_bytes <= budget)
-             for n in measured.nests]
+             for n, p in zip(measured.nests, planned)]
     nests += [NestCheck(loop="untiled", line=u.line, ops=[u.name], innermost_loops=0,
                         footprint_bytes=u.footprint_bytes, budget_bytes=budget, problem=u.problem,
                         ok=u.footprint_bytes is not None and u.footprint_bytes <= budget)
@@ -104,7 +112,7 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
     once = all(measured.op_counts.get(k, 0) <= v for k, v in original_counts.items()) and \
         set(measured.op_counts) <= set(original_counts)
     return VerifyReport(payload=str(payload_path), schedule=str(schedule_path), func=model.func_name,
-                        budget_bytes=budget, seed=seed, results=results, nests=nests,
+                        budget_bytes=budget, footprint=mode, seed=seed, results=results, nests=nests,
                         op_counts_original=original_counts, op_counts_transformed=measured.op_counts,
                         numbers_ok=numbers_ok, budget_ok=budget_ok, computed_once=once,
                         ok=numbers_ok and budget_ok and once)
@@ -116,11 +124,13 @@ def format_report(r: VerifyReport) -> str:
     for c in r.results:
         lines.append(f"  result {c.index} {c.dtype}{c.shape}: max abs err {c.max_abs_err:.3g}, "
                      f"max rel err {c.max_rel_err:.3g}  {'ok' if c.ok else 'MISMATCH'}")
-    lines.append("footprint per loop nest (measured on the transformed IR, largest innermost body):")
+    lines.append(f"footprint per loop nest ({r.footprint}, measured on the transformed IR, largest innermost body;"
+                 " planner's figure in brackets):")
     for n in r.nests:
         fp = "?" if n.footprint_bytes is None else str(n.footprint_bytes)
         what = f"{n.loop} (payload line {n.line})" + (f", {n.innermost_loops} innermost loop(s)" if n.innermost_loops else "")
-        lines.append(f"  {what}: {fp} / {n.budget_bytes} bytes  {'ok' if n.ok else 'OVER BUDGET'}"
+        planned = f" [{n.planned_bytes}]" if n.planned_bytes is not None else ""
+        lines.append(f"  {what}: {fp}{planned} / {n.budget_bytes} bytes  {'ok' if n.ok else 'OVER BUDGET'}"
                      f"  [{', '.join(n.ops)}]" + (f" ({n.problem})" if n.problem else ""))
     counts = ", ".join(f"{k} {r.op_counts_transformed.get(k, 0)}/{v}" for k, v in r.op_counts_original.items())
     lines.append(f"ops after/before: {counts}  {'ok' if r.computed_once else 'COMPUTED MORE THAN ONCE'}")

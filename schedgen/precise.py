@@ -1,0 +1,416 @@
+"""Precise memory check: simulate one loop body's local buffers instead of
+estimating them (seed "The Tile and Fuse Pass", memory footprint check).
+
+For a candidate nest (root, fused producers, tile sizes):
+  1. extract the nest's ops into a temporary module whose arguments are the
+     nest's inputs (cheap producers such as tensor.empty and scalar constants
+     are cloned along);
+  2. apply the candidate's schedule fragment (the same template as
+     `generate`) with the transform interpreter;
+  3. loop reduction: every tiling loop keeps only its first iteration (tile
+     sizes divide the loop ranges, so every tile is the same), so a check
+     costs the same for 4 tiles or 4096;
+  4. bufferize (one-shot): intermediates become local allocations, tiles of
+     the nest's inputs and outputs become subviews of main memory, each of
+     which is one local buffer (the tile copied in or out);
+  5. address assignment: each buffer lives from the first to the last op of
+     the body that touches it; offsets are assigned first-fit at the target's
+     alignment, and an elementwise op may write its result in place over an
+     input tile that dies there. Peak = highest end offset.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import prod
+
+from mlir import ir
+from mlir.dialects import func as func_d
+from mlir.dialects.transform import interpreter
+from mlir.passmanager import PassManager
+
+from typing import TYPE_CHECKING
+
+from schedgen.payload import element_bytes, is_tileable
+
+if TYPE_CHECKING:
+    from schedgen.payload import Payload
+    from schedgen.plan import LoopNest
+    from schedgen.target import Target
+
+BUFFERIZE = ("builtin.module(canonicalize, one-shot-bufferize{bufferize-function-boundaries "
+             "function-boundary-type-conversion=identity-layout-map}, canonicalize, cse)")
+_VIEWS = ("memref.subview", "memref.cast", "memref.expand_shape", "memref.collapse_shape",
+          "memref.reinterpret_cast")
+_CLONED_PRODUCERS = ("tensor.empty", "arith.constant")
+
+
+@dataclass
+class Buffer:
+    """One local buffer of a loop body."""
+
+    what: str
+    bytes: int
+    start: int  # position of the first op of the body that touches it
+    end: int  # position of the last one
+    offset: int = -1
+    in_place_of: str | None = None  # written over an input that dies at `start`
+
+    def to_dict(self) -> dict:
+        return {"what": self.what, "bytes": self.bytes, "live": [self.start, self.end], "offset": self.offset,
+                "in_place_of": self.in_place_of}
+
+
+@dataclass
+class Assignment:
+    buffers: list[Buffer] = field(default_factory=list)
+    peak: int = 0
+
+
+def _align(n: int, a: int) -> int:
+    return (n + a - 1) // a * a
+
+
+def first_fit(buffers: list[Buffer], alignment: int, in_place: dict[int, int] | None = None) -> Assignment:
+    """Offsets first-fit, in order of first use; `in_place` maps a buffer's
+    index to the index of an input buffer it may overwrite (same size, dies
+    where this one is born)."""
+    in_place = in_place or {}
+    placed: list[Buffer] = []
+    reused: set[int] = set()
+    order = sorted(range(len(buffers)), key=lambda i: (buffers[i].start, -buffers[i].bytes, i))
+    for i in order:
+        b = buffers[i]
+        partner = in_place.get(i)
+        if partner is not None and buffers[partner].offset >= 0 and partner not in reused \
+                and buffers[partner].end == b.start and buffers[partner].bytes >= b.bytes:
+            b.offset = buffers[partner].offset
+            b.in_place_of = buffers[partner].what
+            reused.add(partner)
+            placed.append(b)
+            continue
+        busy = sorted((p.offset, p.offset + _align(p.bytes, alignment)) for p in placed
+                      if p.start <= b.end and b.start <= p.end
+                      and not (p.end == b.start and p.offset == b.offset))
+        offset = 0
+        for lo, hi in busy:
+            if offset + b.bytes <= lo:
+                break
+            offset = max(offset, _align(hi, alignment))
+        b.offset = offset
+        placed.append(b)
+    peak = max((b.offset + b.bytes for b in buffers), default=0)
+    return Assignment(buffers=buffers, peak=peak)
+
+
+def _memref_bytes(t: ir.Type) -> int:
+    if not isinstance(t, ir.MemRefType) or not t.has_static_shape:
+        raise ValueError(f"local buffer of non-static type {t}")
+    return prod(t.shape) * element_bytes(t.element_type)
+
+
+def _base(v: ir.Value) -> tuple[ir.Value, ir.Value]:
+    """(root of the view chain, the outermost view below that root)."""
+    view = v
+    while isinstance(v, ir.OpResult) and v.owner.name in _VIEWS:
+        view = v
+        v = v.owner.operands[0]
+    return v, view
+
+
+def _escapes(alloc: ir.Value, returned: set) -> bool:
+    return alloc in returned
+
+
+def assign_body(fn: ir.OpView, alignment: int) -> Assignment:
+    """Local buffers of a bufferized, loop-reduced function and their offsets."""
+    body = [op.operation for op in fn.regions[0].blocks[0].operations]
+    returned = set()
+    for op in body:
+        if op.name == "func.return":
+            for v in op.operands:
+                returned.add(_base(v)[0])
+    keys: dict[object, int] = {}
+    buffers: list[Buffer] = []
+    in_place: dict[int, int] = {}
+    position = 0
+    for op in body:
+        if not (is_tileable(op.name) or op.name == "memref.copy"):
+            continue
+        position += 1
+        used: list[tuple[int, bool]] = []  # (buffer index, written)
+        n_results_like = len(op.operands) - _n_inputs(op)
+        for k, v in enumerate(op.operands):
+            if not isinstance(v.type, ir.MemRefType):
+                continue
+            root, view = _base(v)
+            local_alloc = isinstance(root, ir.OpResult) and root.owner.name in ("memref.alloc", "memref.alloca") \
+                and not _escapes(root, returned)
+            key = root if local_alloc else view
+            if key not in keys:
+                what = f"{'intermediate' if local_alloc else 'tile of ' + _describe(root)} {v.type}"
+                keys[key] = len(buffers)
+                buffers.append(Buffer(what, _memref_bytes(key.type), position, position))
+            idx = keys[key]
+            buffers[idx].end = position
+            used.append((idx, k >= len(op.operands) - n_results_like))
+        if elementwise(op):
+            outs = [i for i, w in used if w and buffers[i].start == position]
+            ins = [i for i, w in used if not w]
+            for o in outs:
+                for i in ins:
+                    if i not in in_place.values() and buffers[i].bytes == buffers[o].bytes:
+                        in_place[o] = i
+                        break
+    # An input may be overwritten only if nothing reads it after this op.
+    in_place = {o: i for o, i in in_place.items() if buffers[i].end == buffers[o].start}
+    return first_fit(buffers, alignment, in_place)
+
+
+def _n_inputs(op: ir.Operation) -> int:
+    if op.name == "memref.copy":
+        return 1
+    if "operandSegmentSizes" in op.attributes:
+        return list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))[0]
+    return len(op.operands) - 1 if op.name.startswith("linalg.") else len(op.operands)
+
+
+def elementwise(op: ir.Operation) -> bool:
+    if op.name != "linalg.generic":
+        return False
+    iters = [str(a) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
+    if any("parallel" not in a for a in iters):
+        return False
+    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    return all(m.is_permutation and str(m) == str(maps[-1]) for m in maps
+               if len(m.results) == len(maps[-1].results))
+
+
+def _describe(root: ir.Value) -> str:
+    if isinstance(root, ir.BlockArgument):
+        return f"input %arg{root.arg_number}"
+    return "output"
+
+
+# --------------------------------------------------------------------------
+# Extraction
+
+
+def extract_nest(fn: ir.OpView, members: list[int], tileable: list[ir.Operation]) -> ir.Module:
+    """A module whose function computes the nest's ops (payload tileable op
+    indices `members`) from arguments that are the nest's inputs; it returns
+    the results used outside the nest."""
+    ops = [tileable[i] for i in sorted(members)]
+    inside = set(ops)
+    mapping: dict[ir.Value, ir.Value] = {}
+    args: list[ir.Value] = []
+    clones: list[ir.Operation] = []
+
+    def need(v: ir.Value) -> None:
+        if v in mapping or v in args:
+            return
+        owner = v.owner if isinstance(v, ir.OpResult) else None
+        if owner is not None and owner in inside:
+            return
+        if owner is not None and owner.name in _CLONED_PRODUCERS and _cheap(owner):
+            for w in owner.operands:
+                need(w)
+            if owner not in clones:
+                clones.append(owner)
+            return
+        args.append(v)
+
+    for op in ops:
+        for v in _all_operands(op):
+            need(v)
+    outputs = [r for op in ops for r in op.results if any(u.owner not in inside for u in r.uses)]
+    with ir.Location.unknown():
+        module = ir.Module.create()
+        with ir.InsertionPoint(module.body):
+            f = func_d.FuncOp("nest", ir.FunctionType.get([a.type for a in args], [r.type for r in outputs]))
+            block = f.add_entry_block()
+        for a, b in zip(args, block.arguments):
+            mapping[a] = b
+        with ir.InsertionPoint(block):
+            for op in sorted(clones, key=_position) + ops:
+                c = op.clone()
+                _remap(c, mapping)
+                for r0, r1 in zip(op.results, c.results):
+                    mapping[r0] = r1
+            func_d.ReturnOp([mapping[r] for r in outputs])
+    return module
+
+
+def _position(op: ir.Operation) -> int:
+    block = op.parent.regions[0].blocks[0]
+    for i, o in enumerate(block.operations):
+        if o.operation == op:
+            return i
+    return 0
+
+
+def _cheap(op: ir.Operation) -> bool:
+    """Constants are cloned when small (scalars, splats); weights stay inputs."""
+    if op.name != "arith.constant":
+        return True
+    t = op.results[0].type
+    return not isinstance(t, ir.ShapedType) or "dense<" in str(op.attributes["value"])[:6]
+
+
+def _all_operands(op: ir.Operation):
+    """Operands of `op` and values its regions capture from outside."""
+    yield from op.operands
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                for v in _all_operands(inner.operation):
+                    if isinstance(v, ir.BlockArgument) and _defined_within(v, op):
+                        continue
+                    if isinstance(v, ir.OpResult) and _is_ancestor(op, v.owner):
+                        continue
+                    yield v
+
+
+def _defined_within(arg: ir.BlockArgument, op: ir.Operation) -> bool:
+    parent = arg.owner.owner
+    return _is_ancestor(op, parent.operation if hasattr(parent, "operation") else parent)
+
+
+def _is_ancestor(op: ir.Operation, other: ir.Operation) -> bool:
+    p = other
+    while p is not None:
+        if p == op:
+            return True
+        p = p.parent
+    return False
+
+
+def _remap(op: ir.Operation, mapping: dict) -> None:
+    for i, v in enumerate(op.operands):
+        if v in mapping:
+            op.operands[i] = mapping[v]
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                _remap(inner.operation, mapping)
+
+
+# --------------------------------------------------------------------------
+# Apply, reduce the loops, bufferize
+
+
+def reduce_loops(module: ir.Module) -> None:
+    """Keep only the first iteration of every tiling loop, then fold them."""
+    for op in _walk(module.operation):
+        if op.name == "scf.forall":
+            if "staticUpperBound" in op.attributes and "staticLowerBound" in op.attributes:
+                lbs = list(ir.DenseI64ArrayAttr(op.attributes["staticLowerBound"]))
+                steps = list(ir.DenseI64ArrayAttr(op.attributes["staticStep"]))
+                op.attributes["staticUpperBound"] = ir.DenseI64ArrayAttr.get(
+                    [lb + st for lb, st in zip(lbs, steps)])
+        elif op.name == "scf.for":
+            lb, step = op.operands[0], op.operands[2]
+            lbv, stepv = _const(lb), _const(step)
+            if lbv is not None and stepv is not None:
+                with ir.InsertionPoint(op), ir.Location.unknown():
+                    from mlir.dialects import arith
+                    ub = arith.ConstantOp(ir.IndexType.get(), lbv + stepv).result
+                op.operands[1] = ub
+    PassManager.parse("builtin.module(canonicalize)").run(module.operation)
+
+
+def _const(v: ir.Value) -> int | None:
+    if isinstance(v, ir.OpResult) and v.owner.name == "arith.constant":
+        return ir.IntegerAttr(v.owner.attributes["value"]).value
+    return None
+
+
+def _walk(op: ir.Operation):
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                yield inner.operation
+                yield from _walk(inner.operation)
+
+
+# A tile of a fused producer's tensor.empty init is an empty tile of its own:
+# without this fold, bufferization would allocate the whole tensor.
+_FOLD_EMPTY = """module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.tensor.fold_tensor_empty
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.yield
+  }
+}"""
+
+
+def _apply(module: ir.Module, schedule: ir.Module) -> None:
+    entry = next(op for op in schedule.body.operations if op.operation.name == "transform.named_sequence")
+    interpreter.apply_named_sequence(module.operation, entry, schedule)
+
+
+def simulate(module: ir.Module, schedule: ir.Module, alignment: int) -> Assignment:
+    """Steps 2-5 on an extracted module (modified in place)."""
+    _apply(module, schedule)
+    reduce_loops(module)
+    _apply(module, ir.Module.parse(_FOLD_EMPTY))
+    PassManager.parse(BUFFERIZE).run(module.operation)
+    fn = next(op for op in module.body.operations if op.operation.name == "func.func")
+    return assign_body(fn, alignment)
+
+
+# --------------------------------------------------------------------------
+# The checker the planner calls
+
+
+class PreciseChecker:
+    """Simulates candidate nests of one payload function; each distinct
+    (nest ops, tile sizes) is simulated once."""
+
+    def __init__(self, payload: "Payload", target: "Target") -> None:
+        from pathlib import Path
+
+        from schedgen.mlir_env import new_context, parse_file
+
+        self.payload = payload
+        self.target = target
+        self.ctx = new_context()
+        self.module = parse_file(Path(payload.path), self.ctx, "payload")
+        with self.ctx:
+            self.fn = next(op for op in self.module.body.operations if op.operation.name == "func.func"
+                           and ir.StringAttr(op.attributes["sym_name"]).value == payload.func_name)
+            self.tileable = [op.operation for op in self.fn.regions[0].blocks[0].operations
+                             if is_tileable(op.operation.name)]
+        self.cache: dict[tuple, Assignment] = {}
+        self.checks = 0
+
+    def check(self, nest: "LoopNest") -> Assignment:
+        from schedgen.emit import render
+        from schedgen.plan import FuseMode, OpRef, Plan
+
+        members = sorted(o.index for o in nest.ops)
+        key = (tuple(members), tuple(nest.tile_sizes), tuple((r.op, r.dim, r.size) for r in nest.reduction_tiling))
+        if key in self.cache:
+            return self.cache[key]
+        local = {old: new for new, old in enumerate(members)}
+        ops = [OpRef(index=local[i], name=self.payload.ops[i].name, line=self.payload.ops[i].line,
+                     result_type=self.payload.ops[i].results[0].type_str) for i in members]
+        fragment = nest.model_copy(update={
+            "root": ops[local[nest.root.index]],
+            "producers": [ops[local[p.index]] for p in nest.producers],
+            "cse_before": [local[i] for i in nest.cse_before],
+            "reduction_tiling": [r.model_copy(update={"op": local[r.op]}) for r in nest.reduction_tiling],
+            "notes": [],
+        })
+        sub = Plan(payload=f"nest {nest.id} of {self.payload.path}", func="nest", target=self.target,
+                   fuse_mode=FuseMode.MAX_PRODUCERS, ops=ops, nests=[fragment], untiled=[])
+        with self.ctx, ir.Location.unknown():
+            module = extract_nest(self.fn, members, self.tileable)
+            schedule = ir.Module.parse(render(sub))
+            result = simulate(module, schedule, self.target.alignment_bytes)
+        self.cache[key] = result
+        self.checks += 1
+        return result
