@@ -289,3 +289,13 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
                     footprint_items=[FootprintItem(what=w, shape=list(s), bytes=b) for w, s, b in fp.items],
                     notes=notes)
 
+
+
+def candidate_nest(payload: Payload, target: Target, root: int, members: set[int], root_sizes: tuple[int, ...],
+                   reductions: tuple[tuple[int, int, int], ...] = ()) -> LoopNest:
+    """A nest with given members and tile sizes (root dims; reduction tiles
+    as (op, dim, size)), for tests, benchmarks and hand experiments."""
+    nest = _Nest(payload, payload.ops[root], target)
+    sizes: Sizes = {("d", d): s for d, s in enumerate(root_sizes)}
+    sizes.update({("r", o, d): s for o, d, s in reductions})
+    return _loop_nest(payload, nest, frozenset(members), sizes, 1, [])

@@ -154,7 +154,9 @@ def assign_body(fn: ir.OpView, alignment: int) -> Assignment:
             idx = keys[key]
             buffers[idx].end = position
             used.append((idx, k >= len(op.operands) - n_results_like))
-        if elementwise(op):
+        # An elementwise op, or the copy that bufferization adds to move a
+        # result tile out, may write over an input that dies there.
+        if elementwise(op) or op.name == "memref.copy":
             outs = [i for i, w in used if w and buffers[i].start == position]
             ins = [i for i, w in used if not w]
             for o in outs:

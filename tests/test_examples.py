@@ -26,6 +26,10 @@ def test_generate_apply_verify(payload: Path, target: str, tmp_path: Path, origi
     assert report.numbers_ok, report.results
     assert report.budget_ok, report.nests
     assert report.budget_bytes == PRESETS[target].memory_bytes
+    # The planner's estimate bounds the independent measurement.
+    for nest in report.nests:
+        if nest.planned_bytes is not None:
+            assert nest.footprint_bytes <= nest.planned_bytes
     # Nothing computed twice, nothing lost: the same ops, counted by name,
     # inside and outside loops.
     assert report.op_counts_transformed == report.op_counts_original
