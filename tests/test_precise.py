@@ -99,7 +99,7 @@ def test_precise_never_smaller_tiles_than_analytic(payload: Path, target: str):
 
 @pytest.mark.parametrize("payload", PAYLOADS, ids=lambda p: p.stem)
 def test_precise_schedules_verify(payload: Path, tmp_path: Path, original_outputs):
-    for target in ("npu-256k", "cpu-l1"):
+    for target in PRESETS:
         schedule = tmp_path / f"{target}.mlir"
         assert schedgen(["generate", str(payload), "--target", target, "--footprint", "precise",
                          "-o", str(schedule)]) == 0
