@@ -57,6 +57,7 @@ class LoopNest(BaseModel):
     id: int
     root: OpRef
     loop_kind: str  # "scf.forall" (parallel dims) ; reduction loops are scf.for
+    axis_groups: str = ""  # merged (x)(y)(r) groups over the root's axes z0, z1, ... (schedgen.axis_groups)
     dims_order: list[int]  # root dims in tiling order: parallel, outermost first
     tile_sizes: list[int]  # per root dim, 0 = not tiled (the transform ops' convention)
     producers: list[OpRef]  # fused by fuse_into_containing_op, in this order
@@ -107,6 +108,7 @@ def format_table(plan: Plan) -> str:
         pct = 100.0 * n.footprint_bytes / budget
         lines.append(f"{n.id:<5} {n.root.label + ' (line ' + str(n.root.line) + ')':<34} {sizes:<22} "
                      f"{n.loop_kind:<11} {str(n.footprint_bytes) + ' / ' + str(budget) + f' ({pct:.0f}%)':<22} {fused}")
+        lines.append(f"{'':<5}   axes (x)(y)(r): {n.axis_groups}")
         for r in n.reduction_tiling:
             lines.append(f"{'':<5}   reduction dim d{r.dim} of op{r.op} tiled by {r.size} of {r.extent} (scf.for)")
         if n.footprint_mode == "precise":

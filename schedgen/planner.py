@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 
+from schedgen.axis_groups import AxisGroups, AxisMap, MergeError, NestAxes, nest_groups
 from schedgen.errors import SchedgenError
 from schedgen.footprint import Footprint, NestShape, TiledNest, footprint, nest_tiles, untiled_footprint
 from schedgen.graph import describe_use, outside_users, producers
@@ -31,9 +32,10 @@ def op_ref(op: TileableOp) -> OpRef:
 class _Nest:
     """A nest under construction: root, members, and a memoised fit test."""
 
-    def __init__(self, payload: Payload, root: TileableOp, target: Target) -> None:
+    def __init__(self, payload: Payload, root: TileableOp, target: Target, axis_map: AxisMap | None = None) -> None:
         self.payload = payload
         self.root = root
+        self.axis_map = axis_map or AxisMap(payload)
         self.budget = target.memory_bytes
         self.alignment = target.alignment_bytes
         self._cache: dict[tuple, Footprint | None] = {}
@@ -44,11 +46,28 @@ class _Nest:
         row whole)."""
         full = self.root.domain
         dims = []
+        parallel_axes = self.parallel_axes(members)
         for d in self.root.parallel_dims():
+            if f"z{d}" not in parallel_axes:
+                continue
             sizes = tuple(1 if i == d else full[i] for i in range(len(full)))
             if nest_tiles(self.payload, self.root.index, members, sizes) is not None:
                 dims.append(d)
         return dims
+
+    def parallel_axes(self, members: frozenset[int]) -> set[str]:
+        """Root axes a parallel loop may tile: x and y of the merged groups
+        (not r), and only those every member iterates over -- a producer
+        without the axis would be recomputed for every tile along it."""
+        axes = NestAxes(self.payload, self.root.index, self.axis_map)
+        common = set(axes.names(self.root.index))
+        try:
+            for idx in sorted(members - {self.root.index}, reverse=True):
+                axes.add(idx)
+                common &= set(axes.names(idx))
+        except MergeError:
+            return set()
+        return (set(axes.groups.x) | set(axes.groups.y)) & common
 
     def search_dims(self, members: frozenset[int]) -> list[SearchDim]:
         dims = [SearchDim(("d", d), self.root.domain[d]) for d in self.tileable_dims(members)]
@@ -86,6 +105,7 @@ def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCE
     body (schedgen.precise) after the analytic search found a start."""
     budget = target.memory_bytes
     checker = PreciseChecker(payload, target) if footprint_mode == "precise" else None
+    axis_map = AxisMap(payload)
     fused_into: dict[int, int] = {}
     nests: list[LoopNest] = []
     untiled: list[UntiledOp] = []
@@ -96,7 +116,7 @@ def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCE
         if alone.total <= budget:
             untiled.append(UntiledOp(op=op_ref(op), footprint_bytes=alone.total, reason="fits untiled"))
             continue
-        nest = _plan_nest(payload, op, target, mode, len(nests) + 1, fused_into, checker)
+        nest = _plan_nest(payload, op, target, mode, len(nests) + 1, fused_into, checker, axis_map)
         for member in nest.ops:
             fused_into[member.index] = nest.id
         nests.append(nest)
@@ -133,8 +153,11 @@ class _MinimalProbe:
     def _sizes(self, tiled: list[int]) -> tuple[int, ...]:
         return tuple(1 if d in tiled else n for d, n in enumerate(self.nest.root.domain))
 
-    def try_add(self, idx: int, members: frozenset[int]) -> str | None:
-        still = [d for d in self.allowed if self.by_dim[d].producer_tiles(idx) is not None]
+    def try_add(self, idx: int, members: frozenset[int], groups: AxisGroups, axes: list[str]) -> str | None:
+        """`groups`: the merged groups with `idx`; `axes`: its loop dims' axes."""
+        parallel_axes = (set(groups.x) | set(groups.y)) & set(axes)
+        still = [d for d in self.allowed if self.by_dim[d].producer_tiles(idx) is not None
+                 and f"z{d}" in parallel_axes]
         rebuilt: TiledNest | None = None
         if still != self.allowed:  # the producer pins some root dims whole: start over
             rebuilt = TiledNest(self.nest.payload, self.nest.root.index, self._sizes(still), self.reduced,
@@ -159,9 +182,10 @@ class _MinimalProbe:
 
 
 def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMode, nest_id: int,
-               taken: dict[int, int], checker: PreciseChecker | None) -> LoopNest:
+               taken: dict[int, int], checker: PreciseChecker | None, axis_map: AxisMap) -> LoopNest:
     budget = target.memory_bytes
-    nest = _Nest(payload, root, target)
+    nest = _Nest(payload, root, target, axis_map)
+    axes = NestAxes(payload, root.index, axis_map)
     alone = frozenset({root.index})
     if not nest.fits(alone, nest.minimal(alone)):
         need = nest.footprint(alone, nest.minimal(alone))
@@ -189,6 +213,12 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
         _, idx = heapq.heappop(heap)
         cand = payload.ops[idx]
         reason = _why_not_fusible(payload, cand, members | {idx})
+        merged = None
+        if reason is None:
+            try:
+                merged = axes.merged_with(idx)
+            except MergeError as exc:
+                reason = f"axis groups do not merge: {exc}"
         if reason is None and at_size is not None:  # max-size: the root's tile is fixed
             delta = at_size.delta(idx)
             if delta is None or at_size.total + delta > budget:
@@ -196,11 +226,13 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
             else:
                 at_size.add(idx)
         elif reason is None and probe is not None:
-            reason = probe.try_add(idx, members)
+            assert merged is not None
+            reason = probe.try_add(idx, members, merged, axes.names(idx))
         if reason is not None:
             notes.append(f"op{idx} {cand.name} not fused: {reason}")
             continue
         members = members | {idx}
+        axes.groups = merged
         for p in _candidates(payload, cand, taken):
             if p.index not in seen:
                 seen.add(p.index)
@@ -283,7 +315,11 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
     # fused for the first read only and stay whole for the others.
     cse_before = [p.index for p in producer_refs if len(payload.ops[p.index].results[0].users) > 1]
     dims_order = [d for d in par if tile_sizes[d]] + [r.dim for r in reductions if r.op == root.index]
-    return LoopNest(id=nest_id, root=op_ref(root), loop_kind="scf.forall" if par else "scf.for",
+    try:
+        groups = str(nest_groups(payload, root.index, members, nest.axis_map))
+    except MergeError:
+        groups = "?"
+    return LoopNest(id=nest_id, root=op_ref(root), loop_kind="scf.forall" if par else "scf.for", axis_groups=groups,
                     dims_order=dims_order, tile_sizes=tile_sizes, producers=producer_refs, cse_before=cse_before,
                     reduction_tiling=reductions, footprint_bytes=fp.total, budget_bytes=nest.budget,
                     footprint_items=[FootprintItem(what=w, shape=list(s), bytes=b) for w, s, b in fp.items],

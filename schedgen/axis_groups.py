@@ -1,0 +1,187 @@
+"""Axis groups (seed 004, auto-fusion tiling cases): which loop axes of a nest
+are tiled by parallel loops, which follow a reduction, and which only views
+touch.
+
+Each op's loop dims are named by the nest root's iteration space (z0, z1,
+...: a producer's dim is the root axis its consumer reads it through; a dim
+no consumer sees, such as a fused producer's own reduction, gets its own
+name) and classified:
+
+    x  axes a view-like op moves (transpose, pack / unpack)
+    y  parallel axes of elementwise, broadcast and contraction ops
+    r  reduction axes
+    n  axes that may not be split (none of schedgen's ops has one yet)
+
+written `(x)(y)(r)`, e.g. `()(z0,z1)()` for an elementwise op. Merging two
+ops' groups first unions their n groups and removes those axes elsewhere,
+then accepts only these pairs of kinds (by which groups are non-empty):
+
+    Y+Y      the y groups nest (one is a subset: linalg broadcasts implicitly)
+    Y+YR     y must be covered by y' + r'; y's axes in r' move to r
+             (`()(z0,z1)()` + `()(z0)(z1)` = `()(z0)(z1)`: the elementwise
+             op's z1 follows the reduction)
+    YR+YR    equal y and r
+    Y+XY     y covered by x' + y'
+    Y+R      y covered by r'
+
+and their mirror images; any other pair fails, and the ops cannot share a
+loop nest. The merged groups give the tiling order: y axes by parallel
+loops (outermost first), r axes by sequential loops only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from schedgen.payload import Payload, TileableOp
+
+
+@dataclass(frozen=True)
+class AxisGroups:
+    x: tuple[str, ...] = ()
+    y: tuple[str, ...] = ()
+    r: tuple[str, ...] = ()
+    n: tuple[str, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        return "".join(k.upper() for k in ("x", "y", "r") if getattr(self, k))
+
+    def __str__(self) -> str:
+        text = "".join("(" + ",".join(g) + ")" for g in (self.x, self.y, self.r))
+        return text + (f"[n:{','.join(self.n)}]" if self.n else "")
+
+
+class MergeError(ValueError):
+    pass
+
+
+def _ordered(axes: set[str], *orders: tuple[str, ...]) -> tuple[str, ...]:
+    """`axes` in the order they first appear in `orders`."""
+    seen = dict.fromkeys(a for order in orders for a in order if a in axes)
+    return tuple(seen) + tuple(sorted(axes - set(seen)))
+
+
+def merge(a: AxisGroups, b: AxisGroups) -> AxisGroups:
+    """The groups of a nest holding both; MergeError if they cannot share one."""
+    n = set(a.n) | set(b.n)
+
+    def strip(g: AxisGroups) -> AxisGroups:
+        return AxisGroups(*(tuple(v for v in getattr(g, k) if v not in n) for k in ("x", "y", "r")))
+
+    a, b = strip(a), strip(b)
+    order = (a.x + b.x, a.y + b.y, a.r + b.r)
+    nn = tuple(sorted(n))
+    for first, second in ((a, b), (b, a)):
+        k1, k2 = first.kind, second.kind
+        y1 = set(first.y)
+        if k1 in ("Y", "") and k2 in ("Y", ""):
+            y2 = set(second.y)
+            if y1 <= y2 or y2 <= y1:
+                return AxisGroups(y=_ordered(y1 | y2, *order), n=nn)
+        if k1 in ("Y", "") and k2 == "YR":
+            if y1 <= set(second.y) | set(second.r):
+                return AxisGroups(y=second.y, r=second.r, n=nn)
+        if k1 == "YR" and k2 == "YR" and set(first.y) == set(second.y) and set(first.r) == set(second.r):
+            return AxisGroups(y=first.y, r=first.r, n=nn)
+        if k1 in ("Y", "") and k2 == "XY":
+            if y1 <= set(second.x) | set(second.y):
+                return AxisGroups(x=second.x, y=second.y, n=nn)
+        if k1 in ("Y", "") and k2 == "R":
+            if y1 <= set(second.r):
+                return AxisGroups(r=second.r, n=nn)
+    raise MergeError(f"{a} ({a.kind or 'empty'}) and {b} ({b.kind or 'empty'}) do not merge")
+
+
+def _is_transpose(op: TileableOp) -> bool:
+    if op.name == "linalg.transpose":
+        return True
+    if op.name != "linalg.generic" or any(k != "parallel" for k in op.iterators):
+        return False
+    ins = [o for o in op.operands if not o.is_init]
+    init = next((o for o in op.operands if o.is_init), None)
+    return len(ins) == 1 and init is not None and ins[0].exprs is not None and init.exprs is not None \
+        and len(ins[0].exprs) == len(init.exprs) and ins[0].indexing_map != init.indexing_map \
+        and all(e is not None and e.as_dim() is not None for e in ins[0].exprs)
+
+
+def op_groups(op: TileableOp, axes: list[str]) -> AxisGroups:
+    """One op's groups; `axes[d]` names its loop dim d."""
+    par = tuple(axes[d] for d in op.parallel_dims())
+    red = tuple(axes[d] for d in op.reduction_dims())
+    if op.name in ("linalg.pack", "linalg.unpack"):
+        return AxisGroups(x=par)
+    if _is_transpose(op):
+        ins = next(o for o in op.operands if not o.is_init)
+        moved = {k for k, e in enumerate(ins.exprs or ()) if e is not None and e.as_dim() != k}
+        return AxisGroups(x=tuple(axes[d] for d in sorted(moved)),
+                          y=tuple(axes[d] for d in range(len(axes)) if d not in moved))
+    return AxisGroups(y=par, r=red)
+
+
+class AxisMap:
+    """Which loop dims of the function's tileable ops are the same axis
+    (union-find over tensor dims, once per payload). Loop dims are named
+    `op{i}.d{d}`, tensor dims `%arg0[1]`, `op3[0]`."""
+
+    def __init__(self, payload: Payload) -> None:
+        self.parent: dict[str, str] = {}
+        # A loop dim that indexes a tensor dim through a plain dim expression
+        # is that tensor dim; ops reading or writing the same tensor dim share
+        # the axis. An op's init map also describes its result tensor. Inits
+        # that are not results of tileable ops (tensor.empty) link nothing.
+        for op in payload.ops:
+            for operand in op.operands:
+                if operand.exprs is None:
+                    continue
+                tensors = [operand.value.label()] if not operand.is_init or operand.value.kind == "op" else []
+                if operand.is_init:
+                    tensors.append(f"op{op.index}")
+                for k, e in enumerate(operand.exprs):
+                    u = e.as_dim() if e is not None else None
+                    if u is not None:
+                        for t in tensors:
+                            self._union(f"op{op.index}.d{u}", f"{t}[{k}]")
+
+    def find(self, a: str) -> str:
+        while self.parent.get(a, a) != a:
+            a = self.parent[a]
+        return a
+
+    def _union(self, a: str, b: str) -> None:
+        a, b = self.find(a), self.find(b)
+        if a != b:  # loop-dim names represent their class
+            lo, hi = sorted((a, b), key=lambda n: (not n.startswith("op") or "[" in n, n))
+            self.parent[hi] = lo
+
+
+class NestAxes:
+    """The merged groups of a nest, grown one producer at a time; axes are
+    named after the root's dims (z0, z1, ...) where they are one, else after
+    their class (a fused producer's own reduction: op4.d1)."""
+
+    def __init__(self, payload: Payload, root: int, axis_map: AxisMap | None = None) -> None:
+        self.payload = payload
+        self.map = axis_map or AxisMap(payload)
+        self.z = {self.map.find(f"op{root}.d{d}"): f"z{d}" for d in range(len(payload.ops[root].domain))}
+        self.groups = op_groups(payload.ops[root], self.names(root))
+
+    def names(self, idx: int) -> list[str]:
+        reps = [self.map.find(f"op{idx}.d{d}") for d in range(len(self.payload.ops[idx].domain))]
+        return [self.z.get(r, r) for r in reps]
+
+    def merged_with(self, idx: int) -> AxisGroups:
+        """The groups with producer `idx` in the nest (MergeError if none)."""
+        return merge(self.groups, op_groups(self.payload.ops[idx], self.names(idx)))
+
+    def add(self, idx: int) -> None:
+        self.groups = self.merged_with(idx)
+
+
+def nest_groups(payload: Payload, root: int, members: set[int] | frozenset[int],
+                axis_map: AxisMap | None = None) -> AxisGroups:
+    """The merged groups of a nest (MergeError when they do not merge)."""
+    axes = NestAxes(payload, root, axis_map)
+    for idx in sorted(set(members) - {root}, reverse=True):  # consumers first
+        axes.add(idx)
+    return axes.groups

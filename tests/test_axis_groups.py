@@ -1,0 +1,78 @@
+"""Axis groups (seed 004): classification, the merge rule, and what the
+planner does with them."""
+
+from __future__ import annotations
+
+import pytest
+
+from schedgen.axis_groups import AxisGroups, AxisMap, MergeError, NestAxes, merge, nest_groups
+from schedgen.payload import load_payload
+from schedgen.planner import plan
+from schedgen.target import PRESETS
+
+from conftest import ROOT
+
+
+def test_seed_example_elementwise_axis_moves_to_r():
+    # abs is ()(z0,z1)(), the max-reduce over z1 is ()(z0)(z1).
+    assert str(merge(AxisGroups(y=("z0", "z1")), AxisGroups(y=("z0",), r=("z1",)))) == "()(z0)(z1)"
+    assert str(merge(AxisGroups(y=("z0",), r=("z1",)), AxisGroups(y=("z0", "z1")))) == "()(z0)(z1)"
+
+
+@pytest.mark.parametrize("a, b", [
+    (AxisGroups(y=("z0", "z1")), AxisGroups(x=("z0", "z1"))),  # Y + X: no such pair
+    (AxisGroups(y=("z0",), r=("z1",)), AxisGroups(y=("z1",), r=("z0",))),  # YR + YR, different
+    (AxisGroups(y=("z0", "z2")), AxisGroups(y=("z0",), r=("z1",))),  # z2 not covered by y' + r'
+    (AxisGroups(y=("z0", "z1"), r=("k",)), AxisGroups(x=("z0",), y=("z1",))),  # YR + XY
+])
+def test_failing_merges(a, b):
+    with pytest.raises(MergeError):
+        merge(a, b)
+
+
+def test_other_accepted_pairs_and_n_groups():
+    assert str(merge(AxisGroups(y=("z0",)), AxisGroups(y=("z0", "z1")))) == "()(z0,z1)()"  # broadcast
+    assert str(merge(AxisGroups(y=("z0", "z1")), AxisGroups(x=("z1",), y=("z0",)))) == "(z1)(z0)()"
+    assert str(merge(AxisGroups(y=("z0",)), AxisGroups(r=("z0",)))) == "()()(z0)"
+    # n axes are removed everywhere first: z1 may not be split.
+    merged = merge(AxisGroups(y=("z0", "z1"), n=("z1",)), AxisGroups(y=("z0",), r=("z1",)))
+    assert merged.n == ("z1",) and merged.y == ("z0",) and merged.r == ()
+
+
+def test_softmax_groups_follow_the_data_not_the_op_order():
+    p = load_payload(ROOT / "payloads/softmax.mlir")
+    # The max-reduce reads the input, not an op of the nest: its reduced dim
+    # is still z1, because it indexes the same tensor dim as the exp's.
+    assert str(nest_groups(p, 5, set(range(6)))) == "()(z0)(z1)"
+    (nest,) = plan(p, PRESETS["npu-256k"]).nests
+    assert nest.axis_groups == "()(z0)(z1)" and nest.tile_sizes[1] == 0  # z1 is in r: never a parallel loop
+
+
+def test_contraction_and_conv_groups():
+    mm = load_payload(ROOT / "payloads/matmul_bias_relu.mlir")
+    assert str(nest_groups(mm, 2, {0, 1, 2})) == "()(z0,z1)(op1.d2)"
+    conv = load_payload(ROOT / "payloads/conv_bias_relu.mlir")
+    assert str(nest_groups(conv, 2, {0, 1, 2})) == "()(z0,z1,z2,z3)(op1.d4,op1.d5,op1.d6)"
+
+
+def test_transpose_does_not_share_a_contraction_nest():
+    p = load_payload(ROOT / "payloads/mlp.mlir")
+    transposes = [o.index for o in p.ops if o.name == "linalg.transpose"]
+    for nest in plan(p, PRESETS["npu-256k"]).nests:
+        if nest.root.name == "linalg.matmul":
+            assert not {o.index for o in nest.ops} & set(transposes)
+            assert any("axis groups do not merge" in n for n in nest.notes)
+
+
+def test_no_producer_is_recomputed_along_a_tiled_axis():
+    """A fused producer must iterate over every axis the forall tiles;
+    otherwise each tile along the missing axis would compute it again."""
+    for path in sorted((ROOT / "payloads").glob("*.mlir")):
+        p = load_payload(path)
+        amap = AxisMap(p)
+        for target in PRESETS.values():
+            for nest in plan(p, target).nests:
+                tiled = {f"z{d}" for d, t in enumerate(nest.tile_sizes) if t}
+                axes = NestAxes(p, nest.root.index, amap)
+                for prod in nest.producers:
+                    assert tiled <= set(axes.names(prod.index)), (path.name, nest.id, prod.index)
