@@ -93,6 +93,7 @@ class TileableOp:
     iterators: tuple[str, ...]  # "parallel" / "reduction" per loop dim
     operands: tuple[Operand, ...]  # tensor operands only (scalars carry no tile)
     results: tuple[Result, ...]
+    body_ops: tuple[str, ...] = ()  # op names in the (generalized) body, e.g. ("arith.addf", "arith.maximumf")
 
     @property
     def label(self) -> str:
@@ -341,8 +342,10 @@ def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int
             operands.append(Operand(producer[o.operands[i]], s[0], s[1], s[2], i >= n_inputs, str(m), exprs))
         if any(d is None for d in domain):
             raise SchedgenError(where, "cannot derive static loop ranges from the indexing maps", op=o.name)
+        body = tuple(b.operation.name for b in g.regions[0].blocks[0].operations
+                     if b.operation.name != "linalg.yield")
         return TileableOp(index, o.name, line, col, tuple(d for d in domain if d is not None), iterators,
-                          tuple(operands), tuple(results))
+                          tuple(operands), tuple(results), body)
 
     # tensor.pad, linalg.pack, linalg.unpack: all-parallel domains without
     # affine operand maps. pad and unpack iterate over the result; pack over

@@ -13,6 +13,7 @@ from schedgen.target import Target
 class FuseMode(str, Enum):
     MAX_PRODUCERS = "max-producers"
     MAX_SIZE = "max-size"
+    ONLY_PATTERNS = "only-patterns"
     NO_FUSE = "no-fuse"
 
 
@@ -83,6 +84,17 @@ class UntiledOp(BaseModel):
     reason: str
 
 
+class GroupInfo(BaseModel):
+    """A fuse group (schedgen.fuse_groups) and the nests its ops landed in
+    (one when tiled, none when it fits untiled)."""
+
+    id: int
+    pattern: str
+    principal: int
+    members: list[int]
+    nests: list[int]
+
+
 class Plan(BaseModel):
     payload: str
     func: str
@@ -93,6 +105,7 @@ class Plan(BaseModel):
     untiled: list[UntiledOp]
     footprint_mode: str = "analytic"
     precise_checks: int = 0  # simulations run (precise mode)
+    groups: list[GroupInfo] = []
 
 
 def format_table(plan: Plan) -> str:
@@ -119,6 +132,10 @@ def format_table(plan: Plan) -> str:
                 lines.append(f"{'':<5}     @{b.offset:<8} {b.bytes:>9} B  live {b.live[0]}-{b.live[1]}  {b.what}{reuse}")
         for note in n.notes:
             lines.append(f"{'':<5}   note: {note}")
+    for g in plan.groups:
+        where = f"nest {g.nests[0]}" if len(g.nests) == 1 else ("untiled" if not g.nests else f"nests {g.nests}")
+        lines.append(f"group #{g.id} {g.pattern}: principal op{g.principal}, ops "
+                     + ", ".join(f"op{m}" for m in g.members) + f" -> {where}")
     for u in plan.untiled:
         lines.append(f"{'-':<5} {u.op.label + ' (line ' + str(u.op.line) + ')':<34} {'untiled':<22} {'-':<11} "
                      f"{str(u.footprint_bytes) + ' / ' + str(budget):<22} {u.reason}")

@@ -16,10 +16,11 @@ import heapq
 
 from schedgen.axis_groups import AxisGroups, AxisMap, MergeError, NestAxes, nest_groups
 from schedgen.errors import SchedgenError
+from schedgen.fuse_groups import FuseGroup, find_groups
 from schedgen.footprint import Footprint, NestShape, TiledNest, footprint, nest_tiles, untiled_footprint
 from schedgen.graph import describe_use, outside_users, producers
 from schedgen.payload import NON_STRUCTURED_TILEABLE, Payload, TileableOp
-from schedgen.plan import FootprintItem, FuseMode, LocalBuffer, LoopNest, OpRef, Plan, ReductionTiling, UntiledOp
+from schedgen.plan import FootprintItem, FuseMode, GroupInfo, LocalBuffer, LoopNest, OpRef, Plan, ReductionTiling, UntiledOp
 from schedgen.precise import PreciseChecker
 from schedgen.target import Target
 from schedgen.tile_search import SearchDim, Sizes, fit_tiles
@@ -32,9 +33,13 @@ def op_ref(op: TileableOp) -> OpRef:
 class _Nest:
     """A nest under construction: root, members, and a memoised fit test."""
 
-    def __init__(self, payload: Payload, root: TileableOp, target: Target, axis_map: AxisMap | None = None) -> None:
+    def __init__(self, payload: Payload, root: TileableOp, target: Target, axis_map: AxisMap | None = None,
+                 order: list[int] | None = None) -> None:
         self.payload = payload
         self.root = root
+        # Root dims parallel loops may tile, in tiling order: the fuse group
+        # principal's parallel dims when the nest holds one, else the root's.
+        self.order = order if order is not None else root.parallel_dims()
         self.axis_map = axis_map or AxisMap(payload)
         self.budget = target.memory_bytes
         self.alignment = target.alignment_bytes
@@ -47,7 +52,7 @@ class _Nest:
         full = self.root.domain
         dims = []
         parallel_axes = self.parallel_axes(members)
-        for d in self.root.parallel_dims():
+        for d in self.order:
             if f"z{d}" not in parallel_axes:
                 continue
             sizes = tuple(1 if i == d else full[i] for i in range(len(full)))
@@ -106,24 +111,77 @@ def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCE
     budget = target.memory_bytes
     checker = PreciseChecker(payload, target) if footprint_mode == "precise" else None
     axis_map = AxisMap(payload)
+    groups = find_groups(payload)
+    grouped = {o.index: [g for g in groups if o.index in g.members] for o in payload.ops}
     fused_into: dict[int, int] = {}
     nests: list[LoopNest] = []
     untiled: list[UntiledOp] = []
+
+    def alone(i: int) -> int:
+        return untiled_footprint(payload, payload.ops[i], target.alignment_bytes).total
+
     for op in reversed(payload.ops):
         if op.index in fused_into:
             continue
-        alone = untiled_footprint(payload, op, target.alignment_bytes)
-        if alone.total <= budget:
-            untiled.append(UntiledOp(op=op_ref(op), footprint_bytes=alone.total, reason="fits untiled"))
+        # Group atomicity: the op's fuse groups (and groups sharing members
+        # with them) are tiled together in one nest, or not at all.
+        mine = _closure(groups, op.index)
+        required = frozenset({op.index} | {m for g in mine for m in g.members
+                                           if m not in fused_into and m <= op.index})
+        if all(alone(m) <= budget for m in required):
+            untiled.append(UntiledOp(op=op_ref(op), footprint_bytes=alone(op.index), reason="fits untiled"))
+            fused_into[op.index] = 0
             continue
-        nest = _plan_nest(payload, op, target, mode, len(nests) + 1, fused_into, checker, axis_map)
+        try:
+            nest = _plan_nest(payload, op, target, mode, len(nests) + 1, fused_into, checker, axis_map,
+                              required, _principal_order(payload, op.index, mine, required, axis_map), grouped)
+        except GroupBroken as exc:
+            label = ", ".join(f"#{g.id} {g.pattern}" for g in mine)
+            for m in sorted(required):
+                untiled.append(UntiledOp(op=op_ref(payload.ops[m]), footprint_bytes=alone(m),
+                                         reason=f"fuse group {label} cannot share one loop nest ({exc}); "
+                                                "none of its ops is tiled"))
+                fused_into[m] = 0
+            continue
         for member in nest.ops:
             fused_into[member.index] = nest.id
         nests.append(nest)
     untiled.sort(key=lambda u: u.op.index)
+    nest_of = {o.index: n.id for n in nests for o in n.ops}
+    infos = [GroupInfo(id=g.id, pattern=g.pattern, principal=g.principal, members=list(g.members),
+                       nests=sorted({nest_of[m] for m in g.members if m in nest_of})) for g in groups]
     return Plan(payload=payload.path, func=payload.func_name, target=target, fuse_mode=mode,
                 ops=[op_ref(o) for o in payload.ops], nests=nests, untiled=untiled, footprint_mode=footprint_mode,
-                precise_checks=checker.checks if checker else 0)
+                precise_checks=checker.checks if checker else 0, groups=infos)
+
+
+def _closure(groups: list[FuseGroup], op: int) -> list[FuseGroup]:
+    """The groups holding `op`, and those sharing members with them."""
+    mine = [g for g in groups if op in g.members]
+    ops = {m for g in mine for m in g.members}
+    changed = True
+    while changed:
+        changed = False
+        for g in groups:
+            if g not in mine and ops & set(g.members):
+                mine.append(g)
+                ops |= set(g.members)
+                changed = True
+    return mine
+
+
+def _principal_order(payload: Payload, root: int, groups: list[FuseGroup], required: frozenset[int],
+                     axis_map: AxisMap) -> list[int] | None:
+    """The root dims the (first) group principal tiles, in the principal's
+    dim order (seed: getTilingIterDomainsOrder)."""
+    principal = next((g.principal for g in groups if g.principal in required), None)
+    if principal is None:
+        return None
+    names = NestAxes(payload, root, axis_map).names(principal)
+    p = payload.ops[principal]
+    order = [int(names[d][1:]) for d in p.parallel_dims() if names[d].startswith("z")]
+    root_par = set(payload.ops[root].parallel_dims())
+    return [d for d in order if d in root_par]
 
 
 def _candidates(payload: Payload, op: TileableOp, taken: dict[int, int]) -> list[TileableOp]:
@@ -139,7 +197,7 @@ class _MinimalProbe:
     def __init__(self, nest: _Nest) -> None:
         self.nest = nest
         root = nest.root
-        self.allowed = root.parallel_dims()
+        self.allowed = list(nest.order)
         # One state per root dim with only that dim tiled: tells whether a
         # producer still lets the dim be tiled (its slices must agree).
         self.by_dim = {d: TiledNest(nest.payload, root.index, self._sizes([d])) for d in self.allowed}
@@ -181,10 +239,19 @@ class _MinimalProbe:
         return None
 
 
+class GroupBroken(Exception):
+    """A fuse group cannot share one loop nest (the plan leaves it untiled)."""
+
+
 def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMode, nest_id: int,
-               taken: dict[int, int], checker: PreciseChecker | None, axis_map: AxisMap) -> LoopNest:
+               taken: dict[int, int], checker: PreciseChecker | None, axis_map: AxisMap,
+               required: frozenset[int] = frozenset(), order: list[int] | None = None,
+               grouped: dict[int, list[FuseGroup]] | None = None) -> LoopNest:
+    """`required`: fuse-group members that must join the nest (GroupBroken
+    otherwise); `order`: root dims the group's principal tiles, in its order."""
     budget = target.memory_bytes
-    nest = _Nest(payload, root, target, axis_map)
+    grouped = grouped or {}
+    nest = _Nest(payload, root, target, axis_map, order)
     axes = NestAxes(payload, root.index, axis_map)
     alone = frozenset({root.index})
     if not nest.fits(alone, nest.minimal(alone)):
@@ -192,43 +259,86 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
         raise SchedgenError(payload.where(root), f"budget of {budget} bytes is too small: its smallest tile "
                             f"(1 element along every dim) needs {need.total if need else '?'} bytes", op=root.name)
     notes: list[str] = []
-    members = alone
-    can_fuse = mode != FuseMode.NO_FUSE and bool(root.parallel_dims())
+    has_loop = bool(root.parallel_dims())
+    if required - alone and not has_loop:
+        raise GroupBroken(f"op{root.index} has no parallel dim to build a loop around")
+    probe = _MinimalProbe(nest) if has_loop else None
+    # Group members first: they must all join, whatever the fuse mode.
+    members = _grow(payload, root, alone, taken, axes, probe, notes,
+                    lambda i: None if i in required else "", must=True)
+    if not required <= members:
+        missing = sorted(required - members)
+        raise GroupBroken(f"op{missing[0]} {payload.ops[missing[0]].name} is not a producer of op{root.index} "
+                          "(consumer fusion is not planned yet)")
     sizes: Sizes | None = None
-    probe: _MinimalProbe | None = None
-    at_size: TiledNest | None = None
-    if mode == FuseMode.MAX_SIZE:
-        sizes = nest.search(alone)
+
+    def optional(i: int) -> str | None:  # a member of another fuse group joins only with its group
+        gids = [g.id for g in grouped.get(i, []) if not set(g.members) <= required]
+        return f"it belongs to fuse group #{gids[0]}, which is tiled as a unit" if gids else None
+
+    if mode == FuseMode.MAX_PRODUCERS and probe is not None:
+        members = _grow(payload, root, members, taken, axes, probe, notes, optional)
+    elif mode == FuseMode.MAX_SIZE and probe is not None:
+        sizes = nest.search(members)
         assert sizes is not None
-        shape = nest.shape(alone, sizes)
+        shape = nest.shape(members, sizes)
         at_size = TiledNest(payload, root.index, shape.root_tiles, {(o, d): s for o, d, s in shape.reduction_tiles},
                             nest.alignment)
-    elif can_fuse:
-        probe = _MinimalProbe(nest)
-    # Max-heap on op index: a producer is considered after all its consumers.
-    heap = [(-p.index, p.index) for p in _candidates(payload, root, taken)] if can_fuse else []
+        for m in sorted(members - alone, reverse=True):
+            at_size.add(m)
+        members = _grow(payload, root, members, taken, axes, at_size, notes, optional,
+                        largest=_fmt_sizes(root, sizes), budget=budget)
+    elif mode in (FuseMode.ONLY_PATTERNS, FuseMode.NO_FUSE):
+        outside = [p.index for p in _candidates(payload, root, taken) if p.index not in members]
+        if outside and mode == FuseMode.ONLY_PATTERNS:
+            notes.append("only-patterns: producers outside the nest's fuse groups are not fused ("
+                         + ", ".join(f"op{i}" for i in sorted(outside)) + ")")
+    if sizes is None:
+        sizes = nest.search(members)
+    assert sizes is not None  # the root alone fits at its minimal tile
+    sizes = _restrict(nest, members, sizes)
+    if checker is None:
+        return _loop_nest(payload, nest, members, sizes, nest_id, notes)
+    return _precise_nest(payload, nest, members, sizes, nest_id, notes, checker)
+
+
+def _grow(payload: Payload, root: TileableOp, members: frozenset[int], taken: dict[int, int], axes: NestAxes,
+          fit: "_MinimalProbe | TiledNest | None", notes: list[str], wanted, must: bool = False,
+          largest: str = "", budget: int = 0) -> frozenset[int]:
+    """Fuse producers of the nest, nearest first (a max-heap on op index: a
+    producer is considered after all its consumers), when they can join.
+    `wanted(i)` is None to consider op i, "" to skip it silently, or the
+    reason it is refused. With `must`, a refusal raises GroupBroken."""
+    heap = [(-i, i) for i in {p.index for m in members for p in _candidates(payload, payload.ops[m], taken)}
+            if i not in members]
     heapq.heapify(heap)
-    seen = {i for _, i in heap}
+    seen = {i for _, i in heap} | set(members)
     while heap:
         _, idx = heapq.heappop(heap)
         cand = payload.ops[idx]
-        reason = _why_not_fusible(payload, cand, members | {idx})
+        reason = wanted(idx)
+        if reason == "":
+            continue
+        if reason is None:
+            reason = _why_not_fusible(payload, cand, members | {idx})
         merged = None
         if reason is None:
             try:
                 merged = axes.merged_with(idx)
             except MergeError as exc:
                 reason = f"axis groups do not merge: {exc}"
-        if reason is None and at_size is not None:  # max-size: the root's tile is fixed
-            delta = at_size.delta(idx)
-            if delta is None or at_size.total + delta > budget:
-                reason = f"does not fit in the root's largest tile ({_fmt_sizes(root, sizes or {})})"
+        if reason is None and isinstance(fit, TiledNest):  # max-size: the tile is fixed
+            delta = fit.delta(idx)
+            if delta is None or fit.total + delta > budget:
+                reason = f"does not fit in the root's largest tile ({largest})"
             else:
-                at_size.add(idx)
-        elif reason is None and probe is not None:
+                fit.add(idx)
+        elif reason is None and fit is not None:
             assert merged is not None
-            reason = probe.try_add(idx, members, merged, axes.names(idx))
+            reason = fit.try_add(idx, members, merged, axes.names(idx))
         if reason is not None:
+            if must:
+                raise GroupBroken(f"op{idx} {cand.name} cannot join: {reason}")
             notes.append(f"op{idx} {cand.name} not fused: {reason}")
             continue
         members = members | {idx}
@@ -237,13 +347,7 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
             if p.index not in seen:
                 seen.add(p.index)
                 heapq.heappush(heap, (-p.index, p.index))
-    if mode != FuseMode.MAX_SIZE:
-        sizes = nest.search(members)
-    assert sizes is not None  # the root alone fits at its minimal tile
-    sizes = _restrict(nest, members, sizes)
-    if checker is None:
-        return _loop_nest(payload, nest, members, sizes, nest_id, notes)
-    return _precise_nest(payload, nest, members, sizes, nest_id, notes, checker)
+    return members
 
 
 def _precise_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Sizes, nest_id: int,
@@ -314,7 +418,7 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
     # separate slices until CSE merges them; fused before that, it would be
     # fused for the first read only and stay whole for the others.
     cse_before = [p.index for p in producer_refs if len(payload.ops[p.index].results[0].users) > 1]
-    dims_order = [d for d in par if tile_sizes[d]] + [r.dim for r in reductions if r.op == root.index]
+    dims_order = [d for d in nest.order if tile_sizes[d]] + [r.dim for r in reductions if r.op == root.index]
     try:
         groups = str(nest_groups(payload, root.index, members, nest.axis_map))
     except MergeError:
