@@ -3,9 +3,9 @@ are tiled by parallel loops, which follow a reduction, and which only views
 touch.
 
 Each op's loop dims are named by the nest root's iteration space (z0, z1,
-...: a producer's dim is the root axis its consumer reads it through; a dim
-no consumer sees, such as a fused producer's own reduction, gets its own
-name) and classified:
+...: loop dims that index the same tensor dim are one axis; a dim outside
+the root's space, such as a fused producer's own reduction, is k0, k1, ...)
+and classified:
 
     x  axes a view-like op moves (transpose, pack / unpack)
     y  parallel axes of elementwise, broadcast and contraction ops
@@ -157,8 +157,8 @@ class AxisMap:
 
 class NestAxes:
     """The merged groups of a nest, grown one producer at a time; axes are
-    named after the root's dims (z0, z1, ...) where they are one, else after
-    their class (a fused producer's own reduction: op4.d1)."""
+    named after the root's dims (z0, z1, ...) where they are one, else k0,
+    k1, ... (a fused producer's own reduction)."""
 
     def __init__(self, payload: Payload, root: int, axis_map: AxisMap | None = None) -> None:
         self.payload = payload
@@ -167,8 +167,13 @@ class NestAxes:
         self.groups = op_groups(payload.ops[root], self.names(root))
 
     def names(self, idx: int) -> list[str]:
+        """Op `idx`'s loop dims as axes: z<d> for the root's dims, k<n> for
+        the others (a producer's own reductions), numbered as met."""
         reps = [self.map.find(f"op{idx}.d{d}") for d in range(len(self.payload.ops[idx].domain))]
-        return [self.z.get(r, r) for r in reps]
+        for r in reps:
+            if r not in self.z:
+                self.z[r] = f"k{sum(1 for v in self.z.values() if v.startswith('k'))}"
+        return [self.z[r] for r in reps]
 
     def merged_with(self, idx: int) -> AxisGroups:
         """The groups with producer `idx` in the nest (MergeError if none)."""

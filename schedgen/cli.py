@@ -1,4 +1,4 @@
-"""`schedgen` command line: generate, explain, apply, verify.
+"""`schedgen` command line: generate, explain, mark, apply, verify.
 
 Bad input ends with one line on stderr naming file:line and op, exit code 2,
 and no output file; a failed verification exits 1.
@@ -41,6 +41,10 @@ def _parser() -> argparse.ArgumentParser:
     e = sub.add_parser("explain", help="print the plan: nests, tile sizes, fused ops, footprints")
     _add_planning(e)
     e.add_argument("--json", action="store_true", help="the plan as JSON")
+    mk = sub.add_parser("mark", help="write a copy of the payload with its fuse groups marked")
+    mk.add_argument("payload", type=Path)
+    mk.add_argument("-o", "--output", type=Path, help="annotated payload (default: stdout)")
+    mk.add_argument("--func", help="function (default: the only public one)")
     a = sub.add_parser("apply", help="apply a schedule with the transform interpreter")
     a.add_argument("payload", type=Path)
     a.add_argument("schedule", type=Path)
@@ -104,6 +108,11 @@ def _run(args: argparse.Namespace) -> int:
     if args.verb == "explain":
         plan = _plan(args)
         print(plan.model_dump_json(indent=2) if args.json else format_table(plan))
+        return 0
+    if args.verb == "mark":
+        from schedgen.fuse_groups import mark
+
+        write_output(args.output, mark(str(args.payload), args.func), [args.payload])
         return 0
     if args.verb == "apply":
         from schedgen.apply import apply_schedule

@@ -234,3 +234,34 @@ def find_groups(payload: Payload) -> list[FuseGroup]:
 
 def groups_of(groups: list[FuseGroup], op: int) -> list[FuseGroup]:
     return [g for g in groups if op in g.members]
+
+
+def mark(path: str, func: str | None = None) -> str:
+    """The payload with its fuse groups marked, as text: array attribute
+    `schedgen.fuse_groups` (group ids) on every member, `schedgen.fuse_group_id`
+    on each principal (an array when it starts several groups)."""
+    from pathlib import Path
+
+    from mlir import ir
+
+    from schedgen.mlir_env import new_context, parse_file
+    from schedgen.payload import is_tileable, load_payload, select_function
+
+    payload = load_payload(path, func)
+    groups = find_groups(payload)
+    ctx = new_context()
+    module = parse_file(Path(path), ctx, "payload")
+    with ctx:
+        fn = select_function(module, path, payload.func_name)
+        ops = [op.operation for op in fn.regions[0].blocks[0].operations if is_tileable(op.operation.name)]
+        i64 = ir.IntegerType.get_signless(64)
+        for op_index, op in enumerate(ops):
+            ids = [g.id for g in groups if op_index in g.members]
+            if ids:
+                op.attributes["schedgen.fuse_groups"] = ir.ArrayAttr.get([ir.IntegerAttr.get(i64, i) for i in ids])
+            led = [g.id for g in groups if g.principal == op_index]
+            if len(led) == 1:
+                op.attributes["schedgen.fuse_group_id"] = ir.IntegerAttr.get(i64, led[0])
+            elif led:
+                op.attributes["schedgen.fuse_group_id"] = ir.ArrayAttr.get([ir.IntegerAttr.get(i64, i) for i in led])
+        return str(module)

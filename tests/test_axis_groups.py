@@ -50,9 +50,9 @@ def test_softmax_groups_follow_the_data_not_the_op_order():
 
 def test_contraction_and_conv_groups():
     mm = load_payload(ROOT / "payloads/matmul_bias_relu.mlir")
-    assert str(nest_groups(mm, 2, {0, 1, 2})) == "()(z0,z1)(op1.d2)"
+    assert str(nest_groups(mm, 2, {0, 1, 2})) == "()(z0,z1)(k0)"
     conv = load_payload(ROOT / "payloads/conv_bias_relu.mlir")
-    assert str(nest_groups(conv, 2, {0, 1, 2})) == "()(z0,z1,z2,z3)(op1.d4,op1.d5,op1.d6)"
+    assert str(nest_groups(conv, 2, {0, 1, 2})) == "()(z0,z1,z2,z3)(k0,k1,k2)"
 
 
 def test_transpose_does_not_share_a_contraction_nest():
