@@ -33,21 +33,32 @@ func.func @long_k(%a: tensor<16x8192xf32>, %b: tensor<8192x16xf32>) -> tensor<16
 """
 
 
-def test_fuse_modes_on_matmul_bias_relu():
-    model = load_payload(MATMUL)
-    npu = PRESETS["npu-256k"]
-    mp = plan(model, npu, FuseMode.MAX_PRODUCERS)
-    ms = plan(model, npu, FuseMode.MAX_SIZE)
-    nf = plan(model, npu, FuseMode.NO_FUSE)
+def test_fuse_modes_on_a_chain_without_groups():
+    model = load_payload(ROOT / "tests/data/chain3.mlir")  # add bias -> relu -> scale, 64x64 f32
+    small = Target(name="small", memory_bytes=8192)
+    mp = plan(model, small, FuseMode.MAX_PRODUCERS)
+    ms = plan(model, small, FuseMode.MAX_SIZE)
+    nf = plan(model, small, FuseMode.NO_FUSE)
+    op = plan(model, small, FuseMode.ONLY_PATTERNS)
+    assert model and not mp.groups  # elementwise ops only: no fuse group
     assert [(n.root.index, [p.index for p in n.producers]) for n in mp.nests] == [(2, [1, 0])]
-    assert [n.root.index for n in nf.nests] == [2, 1, 0] and all(not n.producers for n in nf.nests)
-    # max-size keeps the relu's largest tile; the matmul does not fit in it.
-    relu_ms, relu_mp = ms.nests[0], mp.nests[0]
-    assert relu_ms.root.index == relu_mp.root.index == 2
-    assert prod(t or 1024 for t in relu_ms.tile_sizes) > prod(t or 1024 for t in relu_mp.tile_sizes)
-    assert any("op1 linalg.matmul not fused" in note for note in relu_ms.notes)
-    for p in (mp, ms, nf):
-        assert all(n.footprint_bytes <= npu.memory_bytes for n in p.nests)
+    for p in (nf, op):
+        assert [n.root.index for n in p.nests] == [2, 1, 0] and all(not n.producers for n in p.nests)
+    # max-size keeps the root's largest tile alone and fuses what still fits.
+    assert prod(t or 64 for t in ms.nests[0].tile_sizes) > prod(t or 64 for t in mp.nests[0].tile_sizes)
+    assert any("not fused: does not fit in the root's largest tile" in n for n in ms.nests[0].notes)
+    for p in (mp, ms, nf, op):
+        assert all(n.footprint_bytes <= small.memory_bytes for n in p.nests)
+
+
+def test_fuse_groups_hold_in_every_mode():
+    """matmul + bias + relu is one contraction group: every mode tiles it as
+    one nest, and the principal (the matmul) decides the tiled dims."""
+    model = load_payload(MATMUL)
+    for mode in FuseMode:
+        p = plan(model, PRESETS["npu-256k"], mode)
+        assert [(n.root.index, [q.index for q in n.producers]) for n in p.nests] == [(2, [1, 0])], mode
+        assert p.groups[0].nests == [1]
 
 
 @pytest.mark.parametrize("mode", [m.value for m in FuseMode])
