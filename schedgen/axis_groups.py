@@ -20,7 +20,7 @@ then accepts only these pairs of kinds (by which groups are non-empty):
     Y+YR     y must be covered by y' + r'; y's axes in r' move to r
              (`()(z0,z1)()` + `()(z0)(z1)` = `()(z0)(z1)`: the elementwise
              op's z1 follows the reduction)
-    YR+YR    equal y and r
+    YR+YR    equal r, nested y (broadcast, as for Y+Y)
     Y+XY     y covered by x' + y'
     Y+R      y covered by r'
 
@@ -82,8 +82,8 @@ def merge(a: AxisGroups, b: AxisGroups) -> AxisGroups:
         if k1 in ("Y", "") and k2 == "YR":
             if y1 <= set(second.y) | set(second.r):
                 return AxisGroups(y=second.y, r=second.r, n=nn)
-        if k1 == "YR" and k2 == "YR" and set(first.y) == set(second.y) and set(first.r) == set(second.r):
-            return AxisGroups(y=first.y, r=first.r, n=nn)
+        if k1 == "YR" and k2 == "YR" and set(first.r) == set(second.r) and set(first.y) <= set(second.y):
+            return AxisGroups(y=second.y, r=second.r, n=nn)
         if k1 in ("Y", "") and k2 == "XY":
             if y1 <= set(second.x) | set(second.y):
                 return AxisGroups(x=second.x, y=second.y, n=nn)

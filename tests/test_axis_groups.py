@@ -21,7 +21,7 @@ def test_seed_example_elementwise_axis_moves_to_r():
 
 @pytest.mark.parametrize("a, b", [
     (AxisGroups(y=("z0", "z1")), AxisGroups(x=("z0", "z1"))),  # Y + X: no such pair
-    (AxisGroups(y=("z0",), r=("z1",)), AxisGroups(y=("z1",), r=("z0",))),  # YR + YR, different
+    (AxisGroups(y=("z0",), r=("z1",)), AxisGroups(y=("z1",), r=("z0",))),  # YR + YR, different r
     (AxisGroups(y=("z0", "z2")), AxisGroups(y=("z0",), r=("z1",))),  # z2 not covered by y' + r'
     (AxisGroups(y=("z0", "z1"), r=("k",)), AxisGroups(x=("z0",), y=("z1",))),  # YR + XY
 ])
