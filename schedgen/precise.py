@@ -143,10 +143,10 @@ def assign_body(fn: ir.OpView, alignment: int) -> Assignment:
         for k, v in enumerate(op.operands):
             if not isinstance(v.type, ir.MemRefType):
                 continue
-            root, view = _base(v)
+            root, _ = _base(v)
             local_alloc = isinstance(root, ir.OpResult) and root.owner.name in ("memref.alloc", "memref.alloca") \
                 and not _escapes(root, returned)
-            key = root if local_alloc else view
+            key = root if local_alloc else v  # the tile the op reads or writes, not a wider view
             if key not in keys:
                 what = f"{'intermediate' if local_alloc else 'tile of ' + _describe(root)} {v.type}"
                 keys[key] = len(buffers)
