@@ -109,17 +109,11 @@ def _memref_bytes(t: ir.Type) -> int:
     return prod(t.shape) * element_bytes(t.element_type)
 
 
-def _base(v: ir.Value) -> tuple[ir.Value, ir.Value]:
-    """(root of the view chain, the outermost view below that root)."""
-    view = v
+def _base(v: ir.Value) -> ir.Value:
+    """The allocation or argument a chain of views starts from."""
     while isinstance(v, ir.OpResult) and v.owner.name in _VIEWS:
-        view = v
         v = v.owner.operands[0]
-    return v, view
-
-
-def _escapes(alloc: ir.Value, returned: set) -> bool:
-    return alloc in returned
+    return v
 
 
 def assign_body(fn: ir.OpView, alignment: int) -> Assignment:
@@ -129,7 +123,7 @@ def assign_body(fn: ir.OpView, alignment: int) -> Assignment:
     for op in body:
         if op.name == "func.return":
             for v in op.operands:
-                returned.add(_base(v)[0])
+                returned.add(_base(v))
     keys: dict[object, int] = {}
     buffers: list[Buffer] = []
     in_place: dict[int, int] = {}
@@ -143,9 +137,9 @@ def assign_body(fn: ir.OpView, alignment: int) -> Assignment:
         for k, v in enumerate(op.operands):
             if not isinstance(v.type, ir.MemRefType):
                 continue
-            root, _ = _base(v)
+            root = _base(v)
             local_alloc = isinstance(root, ir.OpResult) and root.owner.name in ("memref.alloc", "memref.alloca") \
-                and not _escapes(root, returned)
+                and root not in returned
             key = root if local_alloc else v  # the tile the op reads or writes, not a wider view
             if key not in keys:
                 what = f"{'intermediate' if local_alloc else 'tile of ' + _describe(root)} {v.type}"
