@@ -22,8 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
-from schedgen.payload import Payload, TileableOp
+from mlir import ir
+
+from schedgen.mlir_env import new_context, parse_file
+from schedgen.payload import Payload, TileableOp, is_tileable, load_payload, select_function
 
 CONTRACTIONS = ("linalg.matmul", "linalg.batch_matmul", "linalg.matmul_transpose_a", "linalg.matmul_transpose_b",
                 "linalg.batch_matmul_transpose_b", "linalg.contract")
@@ -232,21 +236,10 @@ def find_groups(payload: Payload) -> list[FuseGroup]:
     return groups
 
 
-def groups_of(groups: list[FuseGroup], op: int) -> list[FuseGroup]:
-    return [g for g in groups if op in g.members]
-
-
 def mark(path: str, func: str | None = None) -> str:
     """The payload with its fuse groups marked, as text: array attribute
     `schedgen.fuse_groups` (group ids) on every member, `schedgen.fuse_group_id`
     on each principal (an array when it starts several groups)."""
-    from pathlib import Path
-
-    from mlir import ir
-
-    from schedgen.mlir_env import new_context, parse_file
-    from schedgen.payload import is_tileable, load_payload, select_function
-
     payload = load_payload(path, func)
     groups = find_groups(payload)
     ctx = new_context()

@@ -16,11 +16,21 @@ import heapq
 
 from schedgen.axis_groups import AxisGroups, AxisMap, MergeError, NestAxes, nest_groups
 from schedgen.errors import SchedgenError
-from schedgen.fuse_groups import FuseGroup, find_groups
 from schedgen.footprint import Footprint, NestShape, TiledNest, footprint, nest_tiles, untiled_footprint
+from schedgen.fuse_groups import FuseGroup, find_groups
 from schedgen.graph import describe_use, outside_users, producers
 from schedgen.payload import NON_STRUCTURED_TILEABLE, Payload, TileableOp
-from schedgen.plan import FootprintItem, FuseMode, GroupInfo, LocalBuffer, LoopNest, OpRef, Plan, ReductionTiling, UntiledOp
+from schedgen.plan import (
+    FootprintItem,
+    FuseMode,
+    GroupInfo,
+    LocalBuffer,
+    LoopNest,
+    OpRef,
+    Plan,
+    ReductionTiling,
+    UntiledOp,
+)
 from schedgen.precise import PreciseChecker
 from schedgen.target import Target
 from schedgen.tile_search import SearchDim, Sizes, fit_tiles
@@ -44,6 +54,7 @@ class _Nest:
         self.budget = target.memory_bytes
         self.alignment = target.alignment_bytes
         self._cache: dict[tuple, Footprint | None] = {}
+        self._dims: dict[frozenset[int], list[SearchDim]] = {}
 
     def tileable_dims(self, members: frozenset[int]) -> list[int]:
         """Root parallel dims that can be tiled without the members' slices
@@ -75,6 +86,11 @@ class _Nest:
         return (set(axes.groups.x) | set(axes.groups.y)) & common
 
     def search_dims(self, members: frozenset[int]) -> list[SearchDim]:
+        if members not in self._dims:
+            self._dims[members] = self._search_dims(members)
+        return self._dims[members]
+
+    def _search_dims(self, members: frozenset[int]) -> list[SearchDim]:
         dims = [SearchDim(("d", d), self.root.domain[d]) for d in self.tileable_dims(members)]
         # Only the root's reduction dims are ever tiled: producers are fused
         # with whole reduction dims (the probe below makes sure they fit so).

@@ -23,20 +23,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import prod
+from pathlib import Path
 
 from mlir import ir
+from mlir.dialects import arith
 from mlir.dialects import func as func_d
 from mlir.dialects.transform import interpreter
 from mlir.passmanager import PassManager
 
-from typing import TYPE_CHECKING
-
-from schedgen.payload import element_bytes, is_tileable
-
-if TYPE_CHECKING:
-    from schedgen.payload import Payload
-    from schedgen.plan import LoopNest
-    from schedgen.target import Target
+from schedgen.emit import render
+from schedgen.mlir_env import new_context, parse_file
+from schedgen.payload import Payload, element_bytes, is_tileable
+from schedgen.plan import FuseMode, LoopNest, OpRef, Plan
+from schedgen.target import Target
 
 BUFFERIZE = ("builtin.module(canonicalize, one-shot-bufferize{bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map}, canonicalize, cse)")
@@ -55,10 +54,6 @@ class Buffer:
     end: int  # position of the last one
     offset: int = -1
     in_place_of: str | None = None  # written over an input that dies at `start`
-
-    def to_dict(self) -> dict:
-        return {"what": self.what, "bytes": self.bytes, "live": [self.start, self.end], "offset": self.offset,
-                "in_place_of": self.in_place_of}
 
 
 @dataclass
@@ -309,7 +304,6 @@ def reduce_loops(module: ir.Module) -> None:
             lbv, stepv = _const(lb), _const(step)
             if lbv is not None and stepv is not None:
                 with ir.InsertionPoint(op), ir.Location.unknown():
-                    from mlir.dialects import arith
                     ub = arith.ConstantOp(ir.IndexType.get(), lbv + stepv).result
                 op.operands[1] = ub
     PassManager.parse("builtin.module(canonicalize)").run(module.operation)
@@ -366,11 +360,7 @@ class PreciseChecker:
     """Simulates candidate nests of one payload function; each distinct
     (nest ops, tile sizes) is simulated once."""
 
-    def __init__(self, payload: "Payload", target: "Target") -> None:
-        from pathlib import Path
-
-        from schedgen.mlir_env import new_context, parse_file
-
+    def __init__(self, payload: Payload, target: Target) -> None:
         self.payload = payload
         self.target = target
         self.ctx = new_context()
@@ -383,10 +373,7 @@ class PreciseChecker:
         self.cache: dict[tuple, Assignment] = {}
         self.checks = 0
 
-    def check(self, nest: "LoopNest") -> Assignment:
-        from schedgen.emit import render
-        from schedgen.plan import FuseMode, OpRef, Plan
-
+    def check(self, nest: LoopNest) -> Assignment:
         members = sorted(o.index for o in nest.ops)
         key = (tuple(members), tuple(nest.tile_sizes), tuple((r.op, r.dim, r.size) for r in nest.reduction_tiling))
         if key in self.cache:

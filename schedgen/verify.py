@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel
 
-from schedgen.apply import read_schedule_info, transform_payload
+from schedgen.apply import ScheduleInfo, read_schedule_info, transform_payload
 from schedgen.errors import SchedgenError
 from schedgen.execute import compare, random_inputs, run_function
 from schedgen.measure import measure
@@ -57,10 +57,9 @@ class VerifyReport(BaseModel):
     ok: bool
 
 
-def budget_for(schedule: Path, memory: int | None) -> int:
+def budget_for(schedule: Path, memory: int | None, info: ScheduleInfo) -> int:
     if memory is not None:
         return memory
-    info = read_schedule_info(schedule)
     if info.memory_bytes is None:
         raise SchedgenError(str(schedule), "schedule does not say its memory budget "
                             "(schedgen.memory_bytes); pass --memory or --target")
@@ -74,8 +73,8 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
     same seed (the untiled payload is the slow one to execute)."""
     payload_path, schedule_path = Path(payload_path), Path(schedule_path)
     model: Payload = load_payload(payload_path, func)
-    budget = budget_for(schedule_path, memory)
     info = read_schedule_info(schedule_path)
+    budget = budget_for(schedule_path, memory, info)
     mode = footprint or info.footprint
     module = transform_payload(payload_path, schedule_path)
     with module.context:  # on the module itself: its ops keep the payload's lines
