@@ -6,7 +6,9 @@ Traffic is the bytes moved between main and local memory: in every
 iteration of a nest, the tiles it reads from outside the nest (function
 inputs, other nests' results) and the tile of its root's result it writes,
 times the trip count (reduction-tiled reads times their sequential trips as
-well); an untiled op reads its inputs and writes its result once. Fused
+well); a producer-driven nest also writes its consumers' result tiles (and
+not the root's when reuse_producer_dest put a consumer's tiles in its
+place); an untiled op reads its inputs and writes its result once. Fused
 producers' results stay in local memory. Printed side by side with the
 untiled baseline (every op on its own, whole tensors) and the no-fuse
 schedule; the ratio column is traffic / no-fuse (expected <= 1 for
@@ -19,7 +21,8 @@ import argparse
 from math import prod
 from pathlib import Path
 
-from schedgen.footprint import NestShape, footprint, untiled_footprint
+from schedgen.axis_groups import AxisMap, NestAxes
+from schedgen.footprint import NestShape, footprint, two_level_footprint, untiled_footprint
 from schedgen.payload import Payload, load_payload
 from schedgen.plan import FuseMode, LoopNest, Plan
 from schedgen.planner import plan
@@ -28,12 +31,49 @@ from schedgen.target import PRESETS
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def two_level_traffic(payload: Payload, nest: LoopNest) -> int:
+    """Each op with an inner loop reads its input tiles and writes its
+    result tile (block-sized values between the ops' loops live in main
+    memory; an accumulator stays local until its loop ends); ops run once
+    per block read their inputs once per block."""
+    root = payload.ops[nest.root.index]
+    members = frozenset(o.index for o in nest.ops)
+    axes = NestAxes(payload, root.index, AxisMap(payload))
+    for m in sorted(members - {root.index}, reverse=True):
+        axes.add(m)
+    names = {m: axes.names(m) for m in members}
+    outer = {f"z{d}": t for d, t in enumerate(nest.tile_sizes) if t}
+    blocks = prod(n // t for n, t in zip(root.domain, nest.tile_sizes) if t)
+    inner: dict[str, int] = {}
+    for r in nest.reduction_tiling:
+        inner[names[r.op][r.dim]] = r.size
+    total = 0
+    for m in members:
+        op = payload.ops[m]
+        fp = two_level_footprint(payload, frozenset({m}), names, outer, inner)
+        assert fp is not None
+        looped = [r for r in nest.reduction_tiling if r.op == m]
+        trips = prod(r.extent // r.size for r in looped)
+        reduces = any(op.iterators[r.dim] == "reduction" for r in looped)
+        for what, _shape, nbytes in fp.items:
+            if " reads " in what:
+                src = what.split(" reads ")[1]
+                local = src.startswith("op") and int(src[2:]) in members and not looped
+                total += 0 if local else nbytes * trips * blocks
+            elif looped or m == root.index:
+                total += nbytes * (1 if reduces else trips) * blocks
+    return total
+
+
 def nest_traffic(payload: Payload, nest: LoopNest) -> int:
+    if nest.levels == 2:
+        return two_level_traffic(payload, nest)
     root = payload.ops[nest.root.index]
     sizes = tuple(t or n for t, n in zip(nest.tile_sizes, root.domain))
     members = frozenset(o.index for o in nest.ops)
+    consumers = tuple(c.index for c in nest.consumers)
     reductions = tuple((r.op, r.dim, r.size) for r in nest.reduction_tiling)
-    fp = footprint(payload, NestShape(root.index, members, sizes, reductions))  # unaligned bytes
+    fp = footprint(payload, NestShape(root.index, members, sizes, reductions, consumers))  # unaligned bytes
     assert fp is not None
     trips = prod(n // s for n, s in zip(root.domain, sizes) if s < n)
     red_trips = {r.op: prod(x.extent // x.size for x in nest.reduction_tiling if x.op == r.op)
@@ -43,7 +83,9 @@ def nest_traffic(payload: Payload, nest: LoopNest) -> int:
         op = int(what.split()[0][2:])
         if " reads " in what:
             total += nbytes * trips * red_trips.get(op, 1)
-        elif op == root.index:  # the root's result tile goes back to main memory
+        elif op == root.index and not nest.reuse_dest:
+            total += nbytes * trips  # the root's result tile goes back to main memory
+        elif op in consumers:  # so does every fused consumer's
             total += nbytes * trips
     return total
 

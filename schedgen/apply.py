@@ -27,7 +27,7 @@ class ScheduleInfo:
     memory_bytes: int | None
     alignment_bytes: int = 1
     footprint: str = "analytic"
-    nest_footprints: tuple[int, ...] = ()  # the planner's figure per nest, in emission order
+    nest_footprints: tuple[int, ...] = ()  # the planner's figure per nest, in IR (program) order
 
 
 def _entry(schedule: ir.Module, path: str) -> ir.OpView:

@@ -84,6 +84,12 @@ def merge(a: AxisGroups, b: AxisGroups) -> AxisGroups:
                 return AxisGroups(y=second.y, r=second.r, n=nn)
         if k1 == "YR" and k2 == "YR" and set(first.r) == set(second.r) and set(first.y) <= set(second.y):
             return AxisGroups(y=second.y, r=second.r, n=nn)
+        # Nested reductions (attention: Q.K^T feeding P.V): the producer's y
+        # axes lie in the other's y or r (a y axis that the other reduces
+        # becomes r, as in Y+YR), and its own reduced axes are nobody's y.
+        if k1 == "YR" and k2 == "YR" and y1 <= set(second.y) | set(second.r) \
+                and not set(first.r) & set(second.y):
+            return AxisGroups(y=second.y, r=_ordered(set(second.r) | set(first.r), *order), n=nn)
         if k1 in ("Y", "") and k2 == "XY":
             if y1 <= set(second.x) | set(second.y):
                 return AxisGroups(x=second.x, y=second.y, n=nn)

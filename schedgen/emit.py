@@ -42,12 +42,21 @@ def _nest_view(plan: Plan, n: LoopNest) -> dict:
     loop = f"n{n.id}_loop"
     producers = []
     handles = {n.root.index: f"n{n.id}_op{n.root.index}"}
-    for k, p in enumerate(n.producers):
+    # A producer-driven scf.for nest fuses its producers with the tiling op itself.
+    fuse_all = n.driven == "producer" and n.loop_kind == "scf.for" and bool(n.producers)
+    for k, p in enumerate([] if fuse_all else n.producers):
         into = loop if k == 0 else f"n{n.id}_loop{k}"
         fused = f"n{n.id}_op{p.index}"
         handles[p.index] = fused
         producers.append({"var": _var(p.index), "label": f"op{p.index}", "fused": fused, "into": into,
                           "loop": f"n{n.id}_loop{k + 1}", "cse": p.index in n.cse_before})
+    consumers = []
+    current = producers[-1]["loop"] if producers else loop
+    for k, c in enumerate(n.consumers):
+        fused, after = f"n{n.id}_op{c.index}", f"n{n.id}_cloop{k + 1}"
+        consumers.append({"var": _var(c.index), "label": f"op{c.index}", "fused": fused, "into": current,
+                          "loop": after, "reuse": c.index in n.reuse_dest})
+        current = after
     by_op: dict[int, list] = defaultdict(list)
     for r in n.reduction_tiling:
         by_op[r.op].append(r)
@@ -67,11 +76,17 @@ def _nest_view(plan: Plan, n: LoopNest) -> dict:
         "percent": round(100 * n.footprint_bytes / n.budget_bytes), "notes": n.notes,
         "analytic": n.analytic_footprint_bytes, "buffers": len(n.local_buffers),
         "loop_kind": n.loop_kind, "root_var": _var(n.root.index), "tiled": handles[n.root.index], "loop": loop,
-        "producers": producers, "reduction_loops": reduction_loops,
+        "producers": producers, "reduction_loops": reduction_loops, "consumers": consumers,
+        "driven": n.driven, "levels": n.levels, "fuse_all": fuse_all, "reuse_any": bool(n.reuse_dest), "root_label": f"op{n.root.index}",
+        "producer_labels": ", ".join(f"op{p.index}" for p in n.producers),
+        "consumer_labels": ", ".join(f"op{c.index}" for c in n.consumers),
     }
 
 
 def render(plan: Plan) -> str:
     template = _environment().get_template(TEMPLATE)
     return template.render(plan=plan, version=__version__, groups=_groups(plan),
-                           nests=[_nest_view(plan, n) for n in plan.nests])
+                           nests=[_nest_view(plan, n) for n in plan.nests],
+                           # in the order the loops appear in the transformed IR (each at its root)
+                           ir_order_footprints=[n.footprint_bytes for n in
+                                                sorted(plan.nests, key=lambda n: n.root.index)])

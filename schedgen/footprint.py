@@ -2,9 +2,11 @@
 in one iteration of the nest's innermost loop body.
 
 A nest is a root op tiled by `scf.forall` over its parallel dims, the
-producers fused into it, and (only when nothing else fits) some reduction
-dims tiled by sequential `scf.for` loops. Tiles propagate from the root to
-each fused producer through the indexing maps: an operand dimension indexed
+producers fused into it, the consumers fused into it (consumer fusion), and
+(only when nothing else fits) some reduction dims tiled by sequential
+`scf.for` loops. Tiles propagate from the root to each fused producer
+through the indexing maps (a consumer's tile is read off the tiles of the
+nest values it reads, through its own operand maps): an operand dimension indexed
 by sum(c_i * d_i) + k spans sum(|c_i| * (t_i - 1)) + 1 elements (so a
 convolution's input tile includes its halo), and a producer's iteration tile
 is read off its result map.
@@ -55,6 +57,7 @@ class NestShape:
     members: frozenset[int]  # op indices, root included
     root_tiles: tuple[int, ...]  # per root dim; the full size means untiled
     reduction_tiles: tuple[tuple[int, int, int], ...] = ()  # (op, dim, size)
+    consumers: tuple[int, ...] = ()  # fused by consumer fusion, in fusion order
 
 
 @dataclass
@@ -160,6 +163,48 @@ class TiledNest:
             own[d] = wanted[k]
         return own
 
+    def consumer_tiles(self, idx: int) -> list[DimTile] | None:
+        """The iteration tile of consumer `idx` if fused now (consumer
+        fusion: its tile is read off the tiles of the nest values it reads),
+        or None when it cannot be fused: it reads no nest value, reads one
+        through a non-permutation map or a different slice than the nest
+        holds, would tile a reduction dim, or writes into a nest value."""
+        op = self.payload.ops[idx]
+        if len(op.results) != 1 or idx in self.members:
+            return None
+        found: list[DimTile | None] = [None] * len(op.domain)
+        sources = []
+        for operand in op.operands:
+            if operand.value.kind != "op" or operand.value.index not in self.members:
+                continue
+            held = self._result_tile(operand.value.index)
+            if operand.is_init or operand.exprs is None or held is None:
+                return None
+            for k, e in enumerate(operand.exprs):
+                d = e.as_dim() if e is not None else None
+                if d is None or (found[d] is not None and found[d] != held[k]):
+                    return None
+                found[d] = held[k]
+            sources.append((operand, held))
+        if not sources:
+            return None
+        tiles = [t if t is not None else DimTile(op.domain[d], _FULL) for d, t in enumerate(found)]
+        if any(t.offset != _FULL and op.iterators[d] != "parallel" for d, t in enumerate(tiles)):
+            return None
+        if any(operand_tile(operand, tiles) != held for operand, held in sources):
+            return None
+        return tiles
+
+    def add_consumer(self, idx: int) -> bool:
+        tiles = self.consumer_tiles(idx)
+        if tiles is None:
+            return False
+        self.tiles[idx] = tiles
+        self.members.add(idx)
+        self.items[idx] = self._items(idx)
+        self.total += sum(b for _, _, b in self.items[idx])
+        return True
+
     def _users_in(self, idx: int) -> set[int]:
         return {u.index for u in self.payload.ops[idx].results[0].users if u.kind == "op" and u.index in self.members}
 
@@ -235,18 +280,21 @@ class TiledNest:
 
 
 def nest_tiles(payload: Payload, root: int, members: frozenset[int],
-               sizes: tuple[int, ...]) -> dict[int, list[DimTile]] | None:
+               sizes: tuple[int, ...], consumers: tuple[int, ...] = ()) -> dict[int, list[DimTile]] | None:
     """Forall-level iteration tile of every member, or None when some member
-    cannot be fused once (see TiledNest.producer_tiles)."""
-    nest = _grow(payload, root, members, sizes, {})
+    cannot be fused once (see TiledNest.producer_tiles / consumer_tiles)."""
+    nest = _grow(payload, root, members, sizes, {}, consumers=consumers)
     return nest.tiles if nest is not None else None
 
 
 def _grow(payload: Payload, root: int, members: frozenset[int], sizes: tuple[int, ...],
-          reduced: Reduced, alignment: int = 1) -> TiledNest | None:
+          reduced: Reduced, alignment: int = 1, consumers: tuple[int, ...] = ()) -> TiledNest | None:
     nest = TiledNest(payload, root, sizes, reduced, alignment)
-    for idx in sorted(members - {root}, reverse=True):  # consumers before producers
+    for idx in sorted(members - {root} - set(consumers), reverse=True):  # users before producers
         if not nest.add(idx):
+            return None
+    for idx in consumers:  # consumer fusion: after the producers, in fusion order
+        if not nest.add_consumer(idx):
             return None
     return nest
 
@@ -255,7 +303,7 @@ def footprint(payload: Payload, nest: NestShape, alignment: int = 1) -> Footprin
     """Bytes live in one innermost iteration (formula in the module doc), or
     None when the members cannot share the nest."""
     reduced = {(op, d): s for op, d, s in nest.reduction_tiles}
-    tiled = _grow(payload, nest.root, nest.members, nest.root_tiles, reduced, alignment)
+    tiled = _grow(payload, nest.root, nest.members, nest.root_tiles, reduced, alignment, nest.consumers)
     return tiled.footprint() if tiled is not None else None
 
 
@@ -272,3 +320,44 @@ def untiled_footprint(payload: Payload, op: TileableOp, alignment: int = 1) -> F
     assert fp is not None  # a lone op always has tiles
     return fp
 
+
+
+def two_level_footprint(payload: Payload, members: frozenset[int], names: dict[int, list[str]],
+                        outer: dict[str, int], inner: dict[str, int], alignment: int = 1) -> Footprint | None:
+    """Footprint of a two-level nest (seed 004: blocks of the y axes in
+    parallel, then a sequential loop over the r axes inside the block): every
+    member whose dims include an inner-tiled axis runs in a loop of its own
+    inside the block; the others run once per block. A loop body holds the
+    tiles of its op plus those of the ops run once per block; values passed
+    between the ops' loops are block-sized tensors kept in main memory.
+
+        footprint = sum of items(X) for X run once per block
+                  + max of items(X) for X with an inner loop
+    items(X) = each input tile + the result tile (the init's tile)."""
+    once = Footprint(alignment=alignment)
+    worst = Footprint(alignment=alignment)
+    for idx in sorted(members):
+        op = payload.ops[idx]
+        tiles = []
+        looped = False
+        for d, axis in enumerate(names[idx]):
+            if axis in inner and inner[axis] < op.domain[d]:
+                tiles.append(DimTile(inner[axis], _moved_by(("a", axis))))
+                looped = True
+            elif axis in outer and outer[axis] < op.domain[d]:
+                tiles.append(DimTile(outer[axis], _moved_by(("y", axis))))
+            else:
+                tiles.append(DimTile(op.domain[d], _FULL))
+        fp = Footprint(alignment=alignment)
+        for operand in op.operands:
+            t = operand_tile(operand, tiles)
+            if t is None:
+                return None
+            what = f"op{idx} result" if operand.is_init else f"op{idx} reads {operand.value.label()}"
+            fp.add(what, tuple(x.size for x in t), operand.element_bytes)
+        if not looped:
+            once.items += fp.items
+            once.total += fp.total
+        elif fp.total > worst.total:
+            worst = fp
+    return Footprint(total=once.total + worst.total, items=once.items + worst.items, alignment=alignment)

@@ -57,12 +57,15 @@ class LocalBuffer(BaseModel):
 class LoopNest(BaseModel):
     id: int
     root: OpRef
-    loop_kind: str  # "scf.forall" (parallel dims) ; reduction loops are scf.for
+    loop_kind: str  # "scf.forall" (parallel dims), or "scf.for" (producer-driven, see driven)
+    driven: str = "consumer"  # "consumer": tile the last op, fuse producers; "producer": also fuse consumers
+    levels: int = 1  # 2: each op's r-axis dims tiled by its own scf.for inside the forall (two-level nest)
     axis_groups: str = ""  # merged (x)(y)(r) groups over the root's axes z0, z1, ... (schedgen.axis_groups)
     dims_order: list[int]  # root dims in tiling order: parallel, outermost first
     tile_sizes: list[int]  # per root dim, 0 = not tiled (the transform ops' convention)
     producers: list[OpRef]  # fused by fuse_into_containing_op, in this order
-    consumers: list[OpRef] = []  # fused by transform.xtc.fuse_consumer (none chosen yet)
+    consumers: list[OpRef] = []  # fused by transform.xtc.fuse_consumer, in this order
+    reuse_dest: list[int] = []  # consumers fused with reuse_producer_dest (no full write of the root's result)
     cse_before: list[int] = []  # producers read by several nest ops: their slices are merged first
     reduction_tiling: list[ReductionTiling] = []
     footprint_bytes: int  # the figure checked against the budget (precise peak in precise mode)
@@ -101,7 +104,7 @@ class Plan(BaseModel):
     target: Target
     fuse_mode: FuseMode
     ops: list[OpRef]  # every tileable op of the function, program order
-    nests: list[LoopNest]  # in emission order (reverse program order of roots)
+    nests: list[LoopNest]  # in emission order: producer-driven nests (program order), then the rest (reverse program order of roots)
     untiled: list[UntiledOp]
     footprint_mode: str = "analytic"
     precise_checks: int = 0  # simulations run (precise mode)
@@ -117,13 +120,16 @@ def format_table(plan: Plan) -> str:
              f"{'nest':<5} {'root':<34} {'tile sizes':<22} {'loops':<11} {'footprint / budget':<22} fused ops"]
     for n in plan.nests:
         fused = ", ".join(f"op{p.index}" for p in n.producers) or "-"
+        if n.consumers:
+            fused += "; consumers " + ", ".join(f"op{c.index}" for c in n.consumers)
         sizes = "[" + ", ".join(map(str, n.tile_sizes)) + "]"
         pct = 100.0 * n.footprint_bytes / budget
         lines.append(f"{n.id:<5} {n.root.label + ' (line ' + str(n.root.line) + ')':<34} {sizes:<22} "
                      f"{n.loop_kind:<11} {str(n.footprint_bytes) + ' / ' + str(budget) + f' ({pct:.0f}%)':<22} {fused}")
         lines.append(f"{'':<5}   axes (x)(y)(r): {n.axis_groups}")
         for r in n.reduction_tiling:
-            lines.append(f"{'':<5}   reduction dim d{r.dim} of op{r.op} tiled by {r.size} of {r.extent} (scf.for)")
+            kind = "inner loop: dim" if n.levels == 2 else "reduction dim"
+            lines.append(f"{'':<5}   {kind} d{r.dim} of op{r.op} tiled by {r.size} of {r.extent} (scf.for)")
         if n.footprint_mode == "precise":
             lines.append(f"{'':<5}   precise: peak {n.footprint_bytes} bytes of {len(n.local_buffers)} local buffers "
                          f"(analytic estimate {n.analytic_footprint_bytes})")

@@ -16,7 +16,15 @@ import heapq
 
 from schedgen.axis_groups import AxisGroups, AxisMap, MergeError, NestAxes, nest_groups
 from schedgen.errors import SchedgenError
-from schedgen.footprint import Footprint, NestShape, TiledNest, footprint, nest_tiles, untiled_footprint
+from schedgen.footprint import (
+    Footprint,
+    NestShape,
+    TiledNest,
+    footprint,
+    nest_tiles,
+    two_level_footprint,
+    untiled_footprint,
+)
 from schedgen.fuse_groups import FuseGroup, find_groups
 from schedgen.graph import describe_use, outside_users, producers
 from schedgen.payload import NON_STRUCTURED_TILEABLE, Payload, TileableOp
@@ -55,6 +63,9 @@ class _Nest:
         self.alignment = target.alignment_bytes
         self._cache: dict[tuple, Footprint | None] = {}
         self._dims: dict[frozenset[int], list[SearchDim]] = {}
+        # Producer-driven nests: consumers fused after the producers, in order.
+        self.consumers: tuple[int, ...] = ()
+        self.loop_kind = "scf.forall"
 
     def tileable_dims(self, members: frozenset[int]) -> list[int]:
         """Root parallel dims that can be tiled without the members' slices
@@ -67,7 +78,8 @@ class _Nest:
             if f"z{d}" not in parallel_axes:
                 continue
             sizes = tuple(1 if i == d else full[i] for i in range(len(full)))
-            if nest_tiles(self.payload, self.root.index, members, sizes) is not None:
+            if nest_tiles(self.payload, self.root.index, members | set(self.consumers), sizes,
+                          self.consumers) is not None:
                 dims.append(d)
         return dims
 
@@ -78,7 +90,7 @@ class _Nest:
         axes = NestAxes(self.payload, self.root.index, self.axis_map)
         common = set(axes.names(self.root.index))
         try:
-            for idx in sorted(members - {self.root.index}, reverse=True):
+            for idx in [*sorted(members - {self.root.index}, reverse=True), *self.consumers]:
                 axes.add(idx)
                 common &= set(axes.names(idx))
         except MergeError:
@@ -92,6 +104,8 @@ class _Nest:
 
     def _search_dims(self, members: frozenset[int]) -> list[SearchDim]:
         dims = [SearchDim(("d", d), self.root.domain[d]) for d in self.tileable_dims(members)]
+        if self.consumers:  # consumers are fused into the forall level: no reduction loops
+            return dims[:1] if self.loop_kind == "scf.for" else dims
         # Only the root's reduction dims are ever tiled: producers are fused
         # with whole reduction dims (the probe below makes sure they fit so).
         return dims + [SearchDim(("r", self.root.index, d), self.root.domain[d]) for d in self.root.reduction_dims()]
@@ -100,7 +114,8 @@ class _Nest:
         root_sizes = tuple(sizes.get(("d", d), n) for d, n in enumerate(self.root.domain))
         red = tuple((k[1], k[2], s) for k, s in sizes.items()
                     if k[0] == "r" and k[1] in members and s < self.payload.ops[k[1]].domain[k[2]])
-        return NestShape(self.root.index, members, root_sizes, tuple(sorted(red)))
+        return NestShape(self.root.index, members | set(self.consumers), root_sizes, tuple(sorted(red)),
+                         self.consumers)
 
     def footprint(self, members: frozenset[int], sizes: Sizes) -> Footprint | None:
         nest = self.shape(members, sizes)
@@ -152,6 +167,14 @@ def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCE
             nest = _plan_nest(payload, op, target, mode, len(nests) + 1, fused_into, checker, axis_map,
                               required, _principal_order(payload, op.index, mine, required, axis_map), grouped)
         except GroupBroken as exc:
+            two = _two_level_nest(payload, op, target, required, len(nests) + 1, axis_map, str(exc))
+            if two is not None:
+                for member in two.ops:
+                    fused_into[member.index] = two.id
+                nests.append(two)
+                continue
+            if exc.fatal is not None:
+                raise exc.fatal from None
             label = ", ".join(f"#{g.id} {g.pattern}" for g in mine)
             for m in sorted(required):
                 untiled.append(UntiledOp(op=op_ref(payload.ops[m]), footprint_bytes=alone(m),
@@ -162,6 +185,8 @@ def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCE
         for member in nest.ops:
             fused_into[member.index] = nest.id
         nests.append(nest)
+    if mode in (FuseMode.MAX_PRODUCERS, FuseMode.MAX_SIZE):
+        nests, untiled = _consumer_fusion(payload, target, nests, untiled, groups, checker, axis_map, mode)
     untiled.sort(key=lambda u: u.op.index)
     nest_of = {o.index: n.id for n in nests for o in n.ops}
     infos = [GroupInfo(id=g.id, pattern=g.pattern, principal=g.principal, members=list(g.members),
@@ -256,7 +281,13 @@ class _MinimalProbe:
 
 
 class GroupBroken(Exception):
-    """A fuse group cannot share one loop nest (the plan leaves it untiled)."""
+    """A fuse group cannot share one loop nest (the plan leaves it untiled).
+    `fatal`: the error to raise if no two-level nest holds it either (the
+    root alone does not fit at its smallest tile)."""
+
+    def __init__(self, message: str, fatal: SchedgenError | None = None) -> None:
+        super().__init__(message)
+        self.fatal = fatal
 
 
 def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMode, nest_id: int,
@@ -272,8 +303,12 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
     alone = frozenset({root.index})
     if not nest.fits(alone, nest.minimal(alone)):
         need = nest.footprint(alone, nest.minimal(alone))
-        raise SchedgenError(payload.where(root), f"budget of {budget} bytes is too small: its smallest tile "
-                            f"(1 element along every dim) needs {need.total if need else '?'} bytes", op=root.name)
+        error = SchedgenError(payload.where(root), f"budget of {budget} bytes is too small: its smallest tile "
+                              f"(1 element along every dim) needs {need.total if need else '?'} bytes", op=root.name)
+        if required - alone:  # the group's tiling order leaves too much whole: try two levels
+            raise GroupBroken(f"op{root.index} needs {need.total if need else '?'} bytes with 1-element tiles "
+                              "along the group's parallel dims", fatal=error)
+        raise error
     notes: list[str] = []
     has_loop = bool(root.parallel_dims())
     if required - alone and not has_loop:
@@ -430,21 +465,228 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
         notes.append("reduction dims tiled by sequential scf.for: the nest does not fit with its "
                      "parallel dims tiled alone")
     producer_refs = [op_ref(payload.ops[i]) for i in sorted(members - {root.index}, reverse=True)]
+    consumer_refs = [op_ref(payload.ops[i]) for i in nest.consumers]
+    reuse_dest = _reuse_dest(payload, root.index, members | set(nest.consumers), nest.consumers)
     # Several reads of one producer (by different ops or operands) are
     # separate slices until CSE merges them; fused before that, it would be
     # fused for the first read only and stay whole for the others.
     cse_before = [p.index for p in producer_refs if len(payload.ops[p.index].results[0].users) > 1]
     dims_order = [d for d in nest.order if tile_sizes[d]] + [r.dim for r in reductions if r.op == root.index]
     try:
-        groups = str(nest_groups(payload, root.index, members, nest.axis_map))
+        groups = str(nest_groups(payload, root.index, members | set(nest.consumers), nest.axis_map))
     except MergeError:
         groups = "?"
-    return LoopNest(id=nest_id, root=op_ref(root), loop_kind="scf.forall" if par else "scf.for", axis_groups=groups,
+    return LoopNest(id=nest_id, root=op_ref(root), loop_kind=nest.loop_kind if par else "scf.for",
+                    driven="producer" if nest.consumers else "consumer", axis_groups=groups,
                     dims_order=dims_order, tile_sizes=tile_sizes, producers=producer_refs, cse_before=cse_before,
+                    consumers=consumer_refs, reuse_dest=reuse_dest,
                     reduction_tiling=reductions, footprint_bytes=fp.total, budget_bytes=nest.budget,
                     footprint_items=[FootprintItem(what=w, shape=list(s), bytes=b) for w, s, b in fp.items],
                     notes=notes)
 
+
+
+def _two_level_nest(payload: Payload, root: TileableOp, target: Target, members: frozenset[int], nest_id: int,
+                    axis_map: AxisMap, why: str) -> LoopNest | None:
+    """A fuse group that does not fit in one loop body with only its y axes
+    tiled (a softmax row of 1M elements, attention's K and V): seed 004's
+    two-level tiling. The group shares one scf.forall over blocks of its
+    common y axes (all members fused into it, as usual), and inside the
+    block every member with a dim on an r axis gets its own sequential
+    scf.for over that axis (a reduction accumulates across iterations, an
+    elementwise op just walks the row). Nothing is computed twice."""
+    if len(members) < 2 or not root.parallel_dims():
+        return None
+    for m in members - {root.index}:
+        if outside_users(payload.ops[m], members):
+            return None
+    axes = NestAxes(payload, root.index, axis_map)
+    try:
+        for m in sorted(members - {root.index}, reverse=True):
+            axes.add(m)
+    except MergeError:
+        return None
+    names = {m: axes.names(m) for m in members}
+    common = set.intersection(*(set(v) for v in names.values()))
+    outer_dims = []
+    for d in root.parallel_dims():
+        axis = f"z{d}"
+        sizes = tuple(1 if i == d else n for i, n in enumerate(root.domain))
+        if axis in common and axis in set(axes.groups.x) | set(axes.groups.y) and \
+                nest_tiles(payload, root.index, members, sizes) is not None:
+            outer_dims.append(d)
+    extent = {a: payload.ops[m].domain[k] for m in members for k, a in enumerate(names[m])}
+    inner_axes = [a for a in axes.groups.r if extent[a] > 1]
+    if not inner_axes:
+        return None
+    dims = [SearchDim(("d", d), root.domain[d]) for d in outer_dims] + \
+        [SearchDim(("a", a), extent[a]) for a in inner_axes]
+
+    def fp(sizes: Sizes) -> Footprint | None:
+        outer = {f"z{d}": sizes.get(("d", d), root.domain[d]) for d in outer_dims}
+        inner = {a: sizes.get(("a", a), extent[a]) for a in inner_axes}
+        return two_level_footprint(payload, members, names, outer, inner, target.alignment_bytes)
+
+    def fits(sizes: Sizes) -> bool:
+        f = fp(sizes)
+        return f is not None and f.total <= target.memory_bytes
+
+    sizes = fit_tiles(dims, fits)
+    if sizes is None:
+        return None
+    final = fp(sizes)
+    assert final is not None
+    tile_sizes = [sizes.get(("d", d), 0) if sizes.get(("d", d), n) < n else 0 for d, n in enumerate(root.domain)]
+    par = root.parallel_dims()
+    if not any(tile_sizes):
+        tile_sizes[par[0]] = root.domain[par[0]]  # a one-trip forall holds the block
+    inner_tiles = []
+    for m in sorted(members):
+        op = payload.ops[m]
+        for k, a in enumerate(names[m]):
+            size = sizes.get(("a", a), extent.get(a, 0))
+            if a in inner_axes and size < op.domain[k]:
+                inner_tiles.append(ReductionTiling(op=m, op_rank=len(op.domain), dim=k, size=size,
+                                                   extent=op.domain[k]))
+    producer_refs = [op_ref(payload.ops[i]) for i in sorted(members - {root.index}, reverse=True)]
+    cse_before = [p.index for p in producer_refs if len(payload.ops[p.index].results[0].users) > 1]
+    notes = [f"two-level nest (seed 004): the group does not fit one loop body with only its y axes tiled ({why}); "
+             "blocks of " + ", ".join(f"z{d}" for d in outer_dims) + " in parallel, then each op's "
+             + ", ".join(inner_axes) + " dims by its own sequential scf.for; values passed between those loops "
+             "are block-sized tensors in main memory"]
+    return LoopNest(id=nest_id, root=op_ref(root), loop_kind="scf.forall", levels=2, axis_groups=str(axes.groups),
+                    dims_order=[d for d in outer_dims if tile_sizes[d]], tile_sizes=tile_sizes,
+                    producers=producer_refs, cse_before=cse_before, reduction_tiling=inner_tiles,
+                    footprint_bytes=final.total, budget_bytes=target.memory_bytes,
+                    footprint_items=[FootprintItem(what=w, shape=list(s), bytes=b) for w, s, b in final.items],
+                    notes=notes)
+
+
+def _reuse_dest(payload: Payload, root: int, ops: frozenset[int], consumers: tuple[int, ...]) -> list[int]:
+    """Consumers fused with reuse_producer_dest: the last one, when it reads
+    only the root's result and nothing outside the nest reads that result.
+    Its tiles then go to the root's destination, and the loop does not write
+    a full-size root result that nobody reads (field notes, hazard 6)."""
+    if not consumers:
+        return []
+    last = payload.ops[consumers[-1]]
+    read = {o.value.index for o in last.operands if not o.is_init and o.value.kind == "op" and o.value.index in ops}
+    if read != {root} or outside_users(payload.ops[root], ops):
+        return []
+    return [last.index]
+
+
+def _transitive_producers(payload: Payload, idx: int) -> set[int]:
+    """Every tileable op whose result reaches op `idx` through tileable ops:
+    what transform.structured.fuse fuses into its loop."""
+    seen: set[int] = set()
+    todo = [idx]
+    while todo:
+        for p in producers(payload, payload.ops[todo.pop()]):
+            if p.index not in seen:
+                seen.add(p.index)
+                todo.append(p.index)
+    return seen
+
+
+def _consumer_fusion(payload: Payload, target: Target, nests: list[LoopNest], untiled: list[UntiledOp],
+                     groups: list[FuseGroup], checker: PreciseChecker | None, axis_map: AxisMap,
+                     mode: FuseMode) -> tuple[list[LoopNest], list[UntiledOp]]:
+    """Producer-driven nests (seed "consumer fusion"): a nest whose root has
+    consumers that were left alone -- a lone-root nest or untiled, because
+    the root has several users and fusing it as a producer would compute it
+    twice -- takes them in with transform.xtc.fuse_consumer, in program
+    order, so every fused consumer's nest operands are already in the loop
+    (dominance). Kept only when the grown nest still fits."""
+    grouped = {m for g in groups for m in g.members}
+    free = {n.root.index for n in nests if not n.producers and not n.consumers and not n.reduction_tiling}
+    free |= {u.op.index for u in untiled}
+    place = {o.index: n.root.index for n in nests for o in n.ops}  # a nest's loop sits at its root
+    absorbed: set[int] = set()
+    rebuilt: dict[int, LoopNest] = {}
+    for n in sorted(nests, key=lambda n: n.root.index):
+        root = payload.ops[n.root.index]
+        if n.root.index in absorbed or n.reduction_tiling or not root.parallel_dims() or len(root.results) != 1:
+            continue
+        ops = {o.index for o in n.ops}
+        chosen: list[int] = []
+        for u in payload.ops[root.index + 1:]:
+            if u.index not in free or u.index in absorbed or u.index in grouped:
+                continue
+            reads = {o.value.index for o in u.operands if o.value.kind == "op"}
+            if not reads & ({root.index} | set(chosen)) or reads & (ops - {root.index}):
+                continue
+            # Dominance: what it reads from outside the nest is computed before the loop.
+            if any(place.get(r, r) >= root.index for r in reads - {root.index} - set(chosen)):
+                continue
+            trial = TiledNest(payload, root.index, tuple(1 if d in root.parallel_dims() else x
+                                                         for d, x in enumerate(root.domain)))
+            if all(trial.add(i) for i in sorted(ops - {root.index}, reverse=True)) and \
+                    all(trial.add_consumer(i) for i in [*chosen, u.index]):
+                chosen.append(u.index)
+        if not chosen:
+            continue
+        grown = _producer_nest(payload, target, n, tuple(chosen), groups, checker, axis_map, mode)
+        if grown is None:
+            continue
+        rebuilt[n.id] = grown
+        absorbed |= set(chosen)
+    if not rebuilt:
+        return nests, untiled
+    kept = [rebuilt.get(n.id, n) for n in nests if n.root.index not in absorbed]
+    # Producer-driven nests go first, in program order: fuse_consumer fails
+    # once a result of its loop is also read inside another nest's loop.
+    kept = sorted((n for n in kept if n.consumers), key=lambda n: n.root.index) + \
+        [n for n in kept if not n.consumers]
+    renumber = {n.id: k + 1 for k, n in enumerate(kept)}
+    kept = [n.model_copy(update={"id": renumber[n.id]}) for n in kept]
+    return kept, [u for u in untiled if u.op.index not in absorbed]
+
+
+def _producer_nest(payload: Payload, target: Target, old: LoopNest, consumers: tuple[int, ...],
+                   groups: list[FuseGroup], checker: PreciseChecker | None, axis_map: AxisMap,
+                   mode: FuseMode) -> LoopNest | None:
+    root = payload.ops[old.root.index]
+    members = frozenset(o.index for o in old.ops)
+    required = frozenset({m for g in _closure(groups, root.index) for m in g.members})
+    nest = _Nest(payload, root, target, axis_map,
+                 _principal_order(payload, root.index, _closure(groups, root.index), required | members, axis_map))
+    nest.consumers = consumers
+    ops = members | set(consumers)
+    # Field notes, hazard 3: a consumer reading two values of the loop fuses
+    # into scf.for only; scf.forall keeps the loop parallel otherwise.
+    two_reads = [c for c in consumers
+                 if len({o.value.index for o in payload.ops[c].operands
+                         if not o.is_init and o.value.kind == "op" and o.value.index in ops}) > 1]
+    notes = [n for n in old.notes if "not fused: its result is also used" not in n]
+    if two_reads:
+        nest.loop_kind = "scf.for"
+        # Hazard 4: fuse_into_containing_op cannot fuse a destination producer
+        # into scf.for; transform.structured.fuse can, but fuses every producer.
+        if old.producers and _transitive_producers(payload, root.index) != members - {root.index}:
+            return None
+        # Loop results nobody reads stay (hazard 6); with two or more of
+        # them, one-shot bufferization (LLVM 22) gives their iter_args one
+        # shared buffer although the body reads them: wrong numbers.
+        if sum(1 for i in [root.index, *consumers] if not outside_users(payload.ops[i], ops)) > 1:
+            return None
+        notes.append(f"producer-driven, scf.for: op{two_reads[0]} reads two values computed in the loop, "
+                     "which consumer fusion supports only into scf.for (one loop)")
+    else:
+        notes.append("producer-driven, scf.forall: the consumers each read one value computed in the loop")
+    if mode == FuseMode.MAX_SIZE:  # the root keeps its largest tile: consumers join only if they fit in it
+        sizes = _restrict(nest, members, {("d", d): t for d, t in enumerate(old.tile_sizes) if t})
+        if not nest.fits(members, sizes):
+            return None
+    else:
+        sizes = nest.search(members)
+        if sizes is None:
+            return None
+    sizes = _restrict(nest, members, sizes)
+    made = _loop_nest(payload, nest, members, sizes, old.id, notes)
+    if checker is None:
+        return made
+    return _precise_nest(payload, nest, members, sizes, old.id, notes, checker)
 
 
 def candidate_nest(payload: Payload, target: Target, root: int, members: set[int], root_sizes: tuple[int, ...],

@@ -384,6 +384,8 @@ class PreciseChecker:
         fragment = nest.model_copy(update={
             "root": ops[local[nest.root.index]],
             "producers": [ops[local[p.index]] for p in nest.producers],
+            "consumers": [ops[local[c.index]] for c in nest.consumers],
+            "reuse_dest": [local[i] for i in nest.reuse_dest],
             "cse_before": [local[i] for i in nest.cse_before],
             "reduction_tiling": [r.model_copy(update={"op": local[r.op]}) for r in nest.reduction_tiling],
             "notes": [],

@@ -94,9 +94,9 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
     results = [ResultCheck(index=c.index, shape=list(c.shape), dtype=c.dtype, max_abs_err=c.max_abs_err,
                            max_rel_err=c.max_rel_err, ok=c.ok) for c in checks]
 
-    # The schedule lists the planner's figures in emission order (consumers
-    # first); loops appear in the IR in program order, the reverse.
-    planned = list(reversed(info.nest_footprints)) if len(info.nest_footprints) == len(measured.nests) \
+    # The schedule lists the planner's figures in the order its loops appear
+    # in the transformed IR (program order of their roots).
+    planned = list(info.nest_footprints) if len(info.nest_footprints) == len(measured.nests) \
         else [None] * len(measured.nests)
     nests = [NestCheck(loop=n.loop, line=n.line, ops=n.ops, innermost_loops=n.innermost_loops,
                        footprint_bytes=n.footprint_bytes, planned_bytes=p, budget_bytes=budget, problem=n.problem,

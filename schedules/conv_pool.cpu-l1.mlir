@@ -10,7 +10,7 @@
 module attributes {transform.with_named_sequence, schedgen.func = "conv_pool",
                    schedgen.target = "cpu-l1", schedgen.memory_bytes = 49152 : i64,
                    schedgen.alignment_bytes = 64 : i64, schedgen.footprint = "analytic",
-                   schedgen.nest_footprints = [41024, 48768]} {
+                   schedgen.nest_footprints = [48768, 41024]} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %func = transform.structured.match ops{["func.func"]} attributes {sym_name = "conv_pool"} in %root
         : (!transform.any_op) -> !transform.any_op

@@ -10,7 +10,7 @@
 module attributes {transform.with_named_sequence, schedgen.func = "conv_pool",
                    schedgen.target = "cpu-l2", schedgen.memory_bytes = 1048576 : i64,
                    schedgen.alignment_bytes = 64 : i64, schedgen.footprint = "analytic",
-                   schedgen.nest_footprints = [655424, 750336]} {
+                   schedgen.nest_footprints = [750336, 655424]} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %func = transform.structured.match ops{["func.func"]} attributes {sym_name = "conv_pool"} in %root
         : (!transform.any_op) -> !transform.any_op

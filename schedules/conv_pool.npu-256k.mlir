@@ -10,7 +10,7 @@
 module attributes {transform.with_named_sequence, schedgen.func = "conv_pool",
                    schedgen.target = "npu-256k", schedgen.memory_bytes = 262144 : i64,
                    schedgen.alignment_bytes = 64 : i64, schedgen.footprint = "analytic",
-                   schedgen.nest_footprints = [163904, 255744]} {
+                   schedgen.nest_footprints = [255744, 163904]} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %func = transform.structured.match ops{["func.func"]} attributes {sym_name = "conv_pool"} in %root
         : (!transform.any_op) -> !transform.any_op

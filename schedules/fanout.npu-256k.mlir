@@ -2,7 +2,7 @@
 //   payload:   payloads/fanout.mlir @fanout
 //   target:    npu-256k, 262144 bytes of local memory per loop body
 //   fuse mode: max-producers, footprint: analytic
-//   nests:     3
+//   nests:     1
 //
 // Ops are matched by name and result type inside @fanout, and each
 // handle is split into exactly as many ops as the payload had when this was
@@ -10,7 +10,7 @@
 module attributes {transform.with_named_sequence, schedgen.func = "fanout",
                    schedgen.target = "npu-256k", schedgen.memory_bytes = 262144 : i64,
                    schedgen.alignment_bytes = 64 : i64, schedgen.footprint = "analytic",
-                   schedgen.nest_footprints = [262144, 262144, 262144]} {
+                   schedgen.nest_footprints = [262144]} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %func = transform.structured.match ops{["func.func"]} attributes {sym_name = "fanout"} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -21,33 +21,25 @@ module attributes {transform.with_named_sequence, schedgen.func = "fanout",
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
 
     // ---------------------------------------------------------------------
-    // Nest 1: root op2 linalg.generic (payload line 19)
-    //   ops:        op2 linalg.generic
-    //   tile sizes: [64, 0] over the root's dims (d0, d1); 0 = not tiled
+    // Nest 1: root op0 linalg.generic (payload line 7)
+    //   ops:        op0 linalg.generic, op1 linalg.generic, op2 linalg.generic
+    //   tile sizes: [32, 0] over the root's dims (d0, d1); 0 = not tiled
     //   footprint:  262144 / 262144 bytes (100% of the local memory)
-    //   note:       op0 linalg.generic not fused: its result is also used by op1 linalg.generic; fusing it would compute it twice
-    %n1_op2, %n1_loop = transform.structured.tile_using_forall %op2 tile_sizes [64, 0]
+    //   note:       producer-driven, scf.forall: the consumers each read one value computed in the loop
+    //   consumers:  op1, op2 fused into the loop by transform.xtc.fuse_consumer, in program order (their operands from the loop are already in it)
+    %n1_op0, %n1_loop = transform.structured.tile_using_forall %op0 tile_sizes [32, 0]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-
-    // ---------------------------------------------------------------------
-    // Nest 2: root op1 linalg.generic (payload line 13)
-    //   ops:        op1 linalg.generic
-    //   tile sizes: [64, 0] over the root's dims (d0, d1); 0 = not tiled
-    //   footprint:  262144 / 262144 bytes (100% of the local memory)
-    //   note:       op0 linalg.generic not fused: its result is also used by op2 linalg.generic; fusing it would compute it twice
-    %n2_op1, %n2_loop = transform.structured.tile_using_forall %op1 tile_sizes [64, 0]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-
-    // ---------------------------------------------------------------------
-    // Nest 3: root op0 linalg.generic (payload line 7)
-    //   ops:        op0 linalg.generic
-    //   tile sizes: [64, 0] over the root's dims (d0, d1); 0 = not tiled
-    //   footprint:  262144 / 262144 bytes (100% of the local memory)
-    %n3_op0, %n3_loop = transform.structured.tile_using_forall %op0 tile_sizes [64, 0]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %n1_op1, %n1_cloop1 = "transform.xtc.fuse_consumer"(%op1, %n1_loop)
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // op2 writes its tiles into op0's destination: nothing outside reads op0, so the loop
+    // does not also write its full-size result.
+    %n1_op2, %n1_cloop2 = "transform.xtc.fuse_consumer"(%op2, %n1_cloop1) {reuse_producer_dest}
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
     // Fused producers leave their untiled originals behind without users: drop them.
     transform.apply_dce to %func : !transform.any_op
+    // reuse_producer_dest leaves the consumer's own destination unused in the loop: fold it away.
+    transform.apply_patterns to %func { transform.apply_patterns.canonicalization } : !transform.any_op
     transform.yield
   }
 }

@@ -10,7 +10,7 @@
 module attributes {transform.with_named_sequence, schedgen.func = "mlp",
                    schedgen.target = "cpu-l1", schedgen.memory_bytes = 49152 : i64,
                    schedgen.alignment_bytes = 64 : i64, schedgen.footprint = "analytic",
-                   schedgen.nest_footprints = [29184, 42048, 32768, 44160, 32768]} {
+                   schedgen.nest_footprints = [32768, 44160, 32768, 42048, 29184]} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %func = transform.structured.match ops{["func.func"]} attributes {sym_name = "mlp"} in %root
         : (!transform.any_op) -> !transform.any_op

@@ -10,7 +10,7 @@
 module attributes {transform.with_named_sequence, schedgen.func = "mlp",
                    schedgen.target = "npu-256k", schedgen.memory_bytes = 262144 : i64,
                    schedgen.alignment_bytes = 64 : i64, schedgen.footprint = "analytic",
-                   schedgen.nest_footprints = [215744, 229632, 262144, 213504, 262144]} {
+                   schedgen.nest_footprints = [262144, 213504, 262144, 229632, 215744]} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %func = transform.structured.match ops{["func.func"]} attributes {sym_name = "mlp"} in %root
         : (!transform.any_op) -> !transform.any_op

@@ -15,20 +15,26 @@ from schedgen.verify import verify
 from conftest import ROOT
 
 
-@pytest.mark.parametrize("memory", [700, 1500])
-def test_rfc_dag_forced_to_tile_computes_each_op_once(memory: int, tmp_path: Path, original_outputs):
-    """The RFC DAG fits every preset untiled; a small budget makes every op a
-    nest root. abs and the matmul have users outside any nest built around
-    add, so they are left unfused (not computed twice)."""
+@pytest.mark.parametrize("memory, loops, consumers", [
+    (1500, ["scf.for"], ["linalg.generic", "linalg.generic"]),  # the RFC's own answer: one loop for the DAG
+    (700, ["scf.forall", "scf.forall"], ["linalg.generic"]),  # matmul alone; abs with add fused as consumer
+])
+def test_rfc_dag_forced_to_tile_uses_consumer_fusion(memory: int, loops: list[str], consumers: list[str],
+                                                       tmp_path: Path, original_outputs):
+    """The RFC DAG fits every preset untiled; a small budget forces tiling.
+    abs and the matmul have several users, so instead of leaving them
+    unfused the planner tiles the producer and fuses its consumers
+    (transform.xtc.fuse_consumer): each op once, in as few loops as fit."""
     payload = ROOT / "payloads/rfc_dag.mlir"
     schedule = tmp_path / "rfc.mlir"
     assert schedgen(["generate", str(payload), "--memory", str(memory), "-o", str(schedule)]) == 0
     text = schedule.read_text()
-    assert "also used by the function's return" in text
+    assert text.count('"transform.xtc.fuse_consumer"') == len(consumers)
     report = verify(payload, schedule, expected=original_outputs(payload))
     assert report.ok, report
     assert report.op_counts_transformed == {"linalg.fill": 1, "linalg.matmul": 1, "linalg.generic": 2}
-    assert len([n for n in report.nests if n.loop == "scf.forall"]) >= 2
+    assert [n.loop for n in report.nests if n.loop != "untiled"] == loops
+    assert all(n.loop != "untiled" for n in report.nests)
 
 
 def test_emitted_schedule_applies_with_xtc_opt_and_mlir_opt(tmp_path: Path):
