@@ -77,7 +77,8 @@ def _nest_view(plan: Plan, n: LoopNest) -> dict:
         "analytic": n.analytic_footprint_bytes, "buffers": len(n.local_buffers),
         "loop_kind": n.loop_kind, "root_var": _var(n.root.index), "tiled": handles[n.root.index], "loop": loop,
         "producers": producers, "reduction_loops": reduction_loops, "consumers": consumers,
-        "driven": n.driven, "levels": n.levels, "fuse_all": fuse_all, "reuse_any": bool(n.reuse_dest), "root_label": f"op{n.root.index}",
+        "driven": n.driven, "levels": n.levels, "fuse_all": fuse_all, "reuse_any": bool(n.reuse_dest),
+        "root_label": f"op{n.root.index}",
         "producer_labels": ", ".join(f"op{p.index}" for p in n.producers),
         "consumer_labels": ", ".join(f"op{c.index}" for c in n.consumers),
     }

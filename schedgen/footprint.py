@@ -196,14 +196,7 @@ class TiledNest:
         return tiles
 
     def add_consumer(self, idx: int) -> bool:
-        tiles = self.consumer_tiles(idx)
-        if tiles is None:
-            return False
-        self.tiles[idx] = tiles
-        self.members.add(idx)
-        self.items[idx] = self._items(idx)
-        self.total += sum(b for _, _, b in self.items[idx])
-        return True
+        return self._join(idx, self.consumer_tiles(idx))
 
     def _users_in(self, idx: int) -> set[int]:
         return {u.index for u in self.payload.ops[idx].results[0].users if u.kind == "op" and u.index in self.members}
@@ -225,7 +218,11 @@ class TiledNest:
             del self.tiles[idx]
 
     def add(self, idx: int) -> bool:
-        tiles = self.producer_tiles(idx)
+        return self._join(idx, self.producer_tiles(idx))
+
+    def _join(self, idx: int, tiles: list[DimTile] | None) -> bool:
+        """Add op `idx` at `tiles` (None: it cannot join); its users in the
+        nest now share its result tile, so their items are recomputed."""
         if tiles is None:
             return False
         self.tiles[idx] = tiles

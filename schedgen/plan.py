@@ -104,7 +104,9 @@ class Plan(BaseModel):
     target: Target
     fuse_mode: FuseMode
     ops: list[OpRef]  # every tileable op of the function, program order
-    nests: list[LoopNest]  # in emission order: producer-driven nests (program order), then the rest (reverse program order of roots)
+    # Emission order: producer-driven nests (program order), then the rest
+    # (reverse program order of roots).
+    nests: list[LoopNest]
     untiled: list[UntiledOp]
     footprint_mode: str = "analytic"
     precise_checks: int = 0  # simulations run (precise mode)

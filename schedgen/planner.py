@@ -453,24 +453,16 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
     fp = footprint(payload, shape, nest.alignment)
     assert fp is not None
     par = root.parallel_dims()
-    tile_sizes = [s if d in par and s < root.domain[d] else 0 for d, s in enumerate(shape.root_tiles)]
+    tile_sizes = _forall_sizes(root, shape.root_tiles)
     reductions = [ReductionTiling(op=o, op_rank=len(payload.ops[o].domain), dim=d, size=s,
                                   extent=payload.ops[o].domain[d])
                   for o, d, s in shape.reduction_tiles]
-    if par and not any(tile_sizes):
-        # Only reductions are tiled: a one-trip forall still gives the fused
-        # producers a loop to live in.
-        tile_sizes[par[0]] = root.domain[par[0]]
     if reductions:
         notes.append("reduction dims tiled by sequential scf.for: the nest does not fit with its "
                      "parallel dims tiled alone")
-    producer_refs = [op_ref(payload.ops[i]) for i in sorted(members - {root.index}, reverse=True)]
+    producer_refs, cse_before = _producer_refs(payload, root.index, members)
     consumer_refs = [op_ref(payload.ops[i]) for i in nest.consumers]
     reuse_dest = _reuse_dest(payload, root.index, members | set(nest.consumers), nest.consumers)
-    # Several reads of one producer (by different ops or operands) are
-    # separate slices until CSE merges them; fused before that, it would be
-    # fused for the first read only and stay whole for the others.
-    cse_before = [p.index for p in producer_refs if len(payload.ops[p.index].results[0].users) > 1]
     dims_order = [d for d in nest.order if tile_sizes[d]] + [r.dim for r in reductions if r.op == root.index]
     try:
         groups = str(nest_groups(payload, root.index, members | set(nest.consumers), nest.axis_map))
@@ -484,6 +476,31 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
                     footprint_items=[FootprintItem(what=w, shape=list(s), bytes=b) for w, s, b in fp.items],
                     notes=notes)
 
+
+
+def _forall_sizes(root: TileableOp, root_tiles: tuple[int, ...]) -> list[int]:
+    """tile_using_forall sizes: tiled parallel dims, 0 elsewhere. With none
+    tiled (only reductions, or only a two-level nest's inner loops), a
+    one-trip forall still gives the fused producers a loop to live in."""
+    par = root.parallel_dims()
+    sizes = [s if d in par and s < root.domain[d] else 0 for d, s in enumerate(root_tiles)]
+    if par and not any(sizes):
+        sizes[par[0]] = root.domain[par[0]]
+    return sizes
+
+
+def _producer_refs(payload: Payload, root: int, members: frozenset[int]) -> tuple[list[OpRef], list[int]]:
+    """Fused producers in fusion order (consumers first), and those to merge
+    by CSE first: several reads of one producer are separate slices until
+    CSE merges them; fused before that, it would be fused for the first read
+    only and stay whole for the others."""
+    refs = [op_ref(payload.ops[i]) for i in sorted(members - {root}, reverse=True)]
+    return refs, [p.index for p in refs if len(payload.ops[p.index].results[0].users) > 1]
+
+
+def _nest_reads(op: TileableOp, ops: frozenset[int] | set[int]) -> set[int]:
+    """The nest ops (`ops`) whose results `op` reads as inputs."""
+    return {o.value.index for o in op.operands if not o.is_init and o.value.kind == "op" and o.value.index in ops}
 
 
 def _two_level_nest(payload: Payload, root: TileableOp, target: Target, members: frozenset[int], nest_id: int,
@@ -507,14 +524,7 @@ def _two_level_nest(payload: Payload, root: TileableOp, target: Target, members:
     except MergeError:
         return None
     names = {m: axes.names(m) for m in members}
-    common = set.intersection(*(set(v) for v in names.values()))
-    outer_dims = []
-    for d in root.parallel_dims():
-        axis = f"z{d}"
-        sizes = tuple(1 if i == d else n for i, n in enumerate(root.domain))
-        if axis in common and axis in set(axes.groups.x) | set(axes.groups.y) and \
-                nest_tiles(payload, root.index, members, sizes) is not None:
-            outer_dims.append(d)
+    outer_dims = _Nest(payload, root, target, axis_map).tileable_dims(members)
     extent = {a: payload.ops[m].domain[k] for m in members for k, a in enumerate(names[m])}
     inner_axes = [a for a in axes.groups.r if extent[a] > 1]
     if not inner_axes:
@@ -536,10 +546,7 @@ def _two_level_nest(payload: Payload, root: TileableOp, target: Target, members:
         return None
     final = fp(sizes)
     assert final is not None
-    tile_sizes = [sizes.get(("d", d), 0) if sizes.get(("d", d), n) < n else 0 for d, n in enumerate(root.domain)]
-    par = root.parallel_dims()
-    if not any(tile_sizes):
-        tile_sizes[par[0]] = root.domain[par[0]]  # a one-trip forall holds the block
+    tile_sizes = _forall_sizes(root, tuple(sizes.get(("d", d), n) for d, n in enumerate(root.domain)))
     inner_tiles = []
     for m in sorted(members):
         op = payload.ops[m]
@@ -548,8 +555,7 @@ def _two_level_nest(payload: Payload, root: TileableOp, target: Target, members:
             if a in inner_axes and size < op.domain[k]:
                 inner_tiles.append(ReductionTiling(op=m, op_rank=len(op.domain), dim=k, size=size,
                                                    extent=op.domain[k]))
-    producer_refs = [op_ref(payload.ops[i]) for i in sorted(members - {root.index}, reverse=True)]
-    cse_before = [p.index for p in producer_refs if len(payload.ops[p.index].results[0].users) > 1]
+    producer_refs, cse_before = _producer_refs(payload, root.index, members)
     notes = [f"two-level nest (seed 004): the group does not fit one loop body with only its y axes tiled ({why}); "
              "blocks of " + ", ".join(f"z{d}" for d in outer_dims) + " in parallel, then each op's "
              + ", ".join(inner_axes) + " dims by its own sequential scf.for; values passed between those loops "
@@ -570,8 +576,7 @@ def _reuse_dest(payload: Payload, root: int, ops: frozenset[int], consumers: tup
     if not consumers:
         return []
     last = payload.ops[consumers[-1]]
-    read = {o.value.index for o in last.operands if not o.is_init and o.value.kind == "op" and o.value.index in ops}
-    if read != {root} or outside_users(payload.ops[root], ops):
+    if _nest_reads(last, ops) != {root} or outside_users(payload.ops[root], ops):
         return []
     return [last.index]
 
@@ -610,6 +615,11 @@ def _consumer_fusion(payload: Payload, target: Target, nests: list[LoopNest], un
             continue
         ops = {o.index for o in n.ops}
         chosen: list[int] = []
+        # Feasibility at 1-element tiles; each accepted consumer stays in.
+        trial = TiledNest(payload, root.index, tuple(1 if d in root.parallel_dims() else x
+                                                     for d, x in enumerate(root.domain)))
+        if not all(trial.add(i) for i in sorted(ops - {root.index}, reverse=True)):
+            continue
         for u in payload.ops[root.index + 1:]:
             if u.index not in free or u.index in absorbed or u.index in grouped:
                 continue
@@ -619,10 +629,7 @@ def _consumer_fusion(payload: Payload, target: Target, nests: list[LoopNest], un
             # Dominance: what it reads from outside the nest is computed before the loop.
             if any(place.get(r, r) >= root.index for r in reads - {root.index} - set(chosen)):
                 continue
-            trial = TiledNest(payload, root.index, tuple(1 if d in root.parallel_dims() else x
-                                                         for d, x in enumerate(root.domain)))
-            if all(trial.add(i) for i in sorted(ops - {root.index}, reverse=True)) and \
-                    all(trial.add_consumer(i) for i in [*chosen, u.index]):
+            if trial.add_consumer(u.index):
                 chosen.append(u.index)
         if not chosen:
             continue
@@ -648,16 +655,15 @@ def _producer_nest(payload: Payload, target: Target, old: LoopNest, consumers: t
                    mode: FuseMode) -> LoopNest | None:
     root = payload.ops[old.root.index]
     members = frozenset(o.index for o in old.ops)
-    required = frozenset({m for g in _closure(groups, root.index) for m in g.members})
+    mine = _closure(groups, root.index)
+    required = frozenset({m for g in mine for m in g.members})
     nest = _Nest(payload, root, target, axis_map,
-                 _principal_order(payload, root.index, _closure(groups, root.index), required | members, axis_map))
+                 _principal_order(payload, root.index, mine, required | members, axis_map))
     nest.consumers = consumers
     ops = members | set(consumers)
     # Field notes, hazard 3: a consumer reading two values of the loop fuses
     # into scf.for only; scf.forall keeps the loop parallel otherwise.
-    two_reads = [c for c in consumers
-                 if len({o.value.index for o in payload.ops[c].operands
-                         if not o.is_init and o.value.kind == "op" and o.value.index in ops}) > 1]
+    two_reads = [c for c in consumers if len(_nest_reads(payload.ops[c], ops)) > 1]
     notes = [n for n in old.notes if "not fused: its result is also used" not in n]
     if two_reads:
         nest.loop_kind = "scf.for"
@@ -674,15 +680,14 @@ def _producer_nest(payload: Payload, target: Target, old: LoopNest, consumers: t
                      "which consumer fusion supports only into scf.for (one loop)")
     else:
         notes.append("producer-driven, scf.forall: the consumers each read one value computed in the loop")
-    if mode == FuseMode.MAX_SIZE:  # the root keeps its largest tile: consumers join only if they fit in it
-        sizes = _restrict(nest, members, {("d", d): t for d, t in enumerate(old.tile_sizes) if t})
-        if not nest.fits(members, sizes):
-            return None
-    else:
-        sizes = nest.search(members)
-        if sizes is None:
-            return None
-    sizes = _restrict(nest, members, sizes)
+    # max-size: the root keeps its largest tile; consumers join only if they fit in it.
+    found = {("d", d): t for d, t in enumerate(old.tile_sizes) if t} if mode == FuseMode.MAX_SIZE \
+        else nest.search(members)
+    if found is None:
+        return None
+    sizes = _restrict(nest, members, found)
+    if not nest.fits(members, sizes):
+        return None
     made = _loop_nest(payload, nest, members, sizes, old.id, notes)
     if checker is None:
         return made
