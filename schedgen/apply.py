@@ -14,6 +14,8 @@ from schedgen.errors import SchedgenError
 from schedgen.mlir_env import first_location, new_context, one_line, parse_file
 
 ENTRY = "__transform_main"
+# CPU schedules: the memory-fit loop nests alone (footprints are measured after it).
+TILE_STAGE = "schedgen_tile"
 _DIAG = re.compile(r'^Diagnostic message at loc\([^)]*\):\s*')
 
 
@@ -28,14 +30,22 @@ class ScheduleInfo:
     alignment_bytes: int = 1
     footprint: str = "analytic"
     nest_footprints: tuple[int, ...] = ()  # the planner's figure per nest, in IR (program) order
+    tile_stage: bool = False  # has @schedgen_tile (a CPU schedule: tiling, then CPU levels and lowering)
 
 
-def _entry(schedule: ir.Module, path: str) -> ir.OpView:
+def _sequence(schedule: ir.Module, name: str) -> ir.OpView | None:
     for op in schedule.body.operations:
         if op.operation.name == "transform.named_sequence" and \
-                ir.StringAttr(op.attributes["sym_name"]).value == ENTRY:
+                ir.StringAttr(op.attributes["sym_name"]).value == name:
             return op
-    raise SchedgenError(path, f"schedule has no transform.named_sequence @{ENTRY}")
+    return None
+
+
+def _entry(schedule: ir.Module, path: str, name: str = ENTRY) -> ir.OpView:
+    op = _sequence(schedule, name)
+    if op is None:
+        raise SchedgenError(path, f"schedule has no transform.named_sequence @{name}")
+    return op
 
 
 def _has_function(module: ir.Module, name: str) -> bool:
@@ -52,7 +62,7 @@ def schedule_info(schedule: ir.Module) -> ScheduleInfo:
     mode = ir.StringAttr(attrs["schedgen.footprint"]).value if "schedgen.footprint" in attrs else "analytic"
     planned = tuple(ir.IntegerAttr(a).value for a in ir.ArrayAttr(attrs["schedgen.nest_footprints"])) \
         if "schedgen.nest_footprints" in attrs else ()
-    return ScheduleInfo(func, target, memory, align, mode, planned)
+    return ScheduleInfo(func, target, memory, align, mode, planned, _sequence(schedule, TILE_STAGE) is not None)
 
 
 def read_schedule_info(schedule_path: Path | str) -> ScheduleInfo:
@@ -66,20 +76,21 @@ def apply_schedule(payload_path: Path | str, schedule_path: Path | str) -> str:
     return str(transform_payload(payload_path, schedule_path))
 
 
-def transform_payload(payload_path: Path | str, schedule_path: Path | str) -> ir.Module:
-    """The transformed payload module; its ops keep the payload's locations."""
+def transform_payload(payload_path: Path | str, schedule_path: Path | str, entry: str = ENTRY) -> ir.Module:
+    """The transformed payload module; its ops keep the payload's locations.
+    `entry`: the named sequence to apply (default the whole schedule)."""
     payload_path, schedule_path = Path(payload_path), Path(schedule_path)
     ctx = new_context()
     payload = parse_file(payload_path, ctx, "payload")
     schedule = parse_file(schedule_path, ctx, "schedule")
     with ctx, ir.Location.unknown():
-        entry = _entry(schedule, str(schedule_path))
+        sequence = _entry(schedule, str(schedule_path), entry)
         info = schedule_info(schedule)
         if info.func is not None and not _has_function(payload, info.func):
             raise SchedgenError(str(schedule_path), f"schedule is for function @{info.func}, which {payload_path} "
                                 "does not define")
         try:
-            interpreter.apply_named_sequence(payload.operation, entry, schedule)
+            interpreter.apply_named_sequence(payload.operation, sequence, schedule)
         except ValueError as exc:
             text = str(exc).replace("Failed to apply named transform sequence.", "").strip()
             where = first_location(text, str(schedule_path))

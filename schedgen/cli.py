@@ -1,4 +1,4 @@
-"""`schedgen` command line: generate, explain, mark, apply, verify.
+"""`schedgen` command line: generate, explain, mark, apply, verify, bench, peak.
 
 Bad input ends with one line on stderr naming file:line and op, exit code 2,
 and no output file; a failed verification exits 1.
@@ -14,13 +14,14 @@ from pathlib import Path
 
 from schedgen.errors import SchedgenError
 from schedgen.plan import FuseMode, Plan, format_table
-from schedgen.target import PRESETS
+from schedgen.target import ALL_PRESETS
 
 
 def _add_planning(p: argparse.ArgumentParser) -> None:
     p.add_argument("payload", type=Path, help="MLIR file with linalg on tensors")
     p.add_argument("--target", default="npu-256k",
-                   help=f"preset ({', '.join(PRESETS)}) or a .json/.toml file with name and memory_bytes")
+                   help=f"preset ({', '.join(ALL_PRESETS)}) or a .json/.toml file with name and memory_bytes"
+                        " (and a `cpu` table for a CPU target)")
     p.add_argument("--memory", type=int, metavar="BYTES", help="override the target's local memory budget")
     p.add_argument("--fuse-mode", default=FuseMode.MAX_PRODUCERS.value, choices=[m.value for m in FuseMode])
     p.add_argument("--func", help="function to schedule (default: the only public one)")
@@ -59,6 +60,18 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--footprint", choices=["analytic", "precise"],
                    help="how to measure loop bodies (default: the mode the schedule was made with)")
     v.add_argument("--json", action="store_true", help="the report as JSON")
+    b = sub.add_parser("bench", help="compile and time a payload on this CPU: median, GFLOP/s, %% of peak")
+    b.add_argument("payload", type=Path)
+    how = b.add_mutually_exclusive_group()
+    how.add_argument("--schedule", type=Path, help="schedule to apply first (default: generate one for --target)")
+    how.add_argument("--untransformed", action="store_true", help="time the payload as it is")
+    b.add_argument("--target", default="cpu-host", help="CPU target of the generated schedule (default cpu-host)")
+    b.add_argument("--threads", type=int, default=1, help="worker threads for the outer parallel loops")
+    b.add_argument("--repeats", type=int, default=5, help="timed runs after one warm-up run")
+    b.add_argument("--func", help="function (default: the only public one)")
+    b.add_argument("--json", action="store_true", help="the result as JSON")
+    pk = sub.add_parser("peak", help="measure one core's f32 FMA peak (cached; bench reports %% of it)")
+    pk.add_argument("--force", action="store_true", help="measure again even if a figure is cached")
     return parser
 
 
@@ -129,7 +142,57 @@ def _run(args: argparse.Namespace) -> int:
         report = verify(args.payload, args.schedule, args.func, memory, args.seed, footprint=args.footprint)
         print(report.model_dump_json(indent=2) if args.json else format_report(report))
         return 0 if report.ok else 1
+    if args.verb == "peak":
+        from schedgen.cpu import detect_host
+
+        cpu = detect_host()
+        gflops, path = _peak(cpu, force=args.force)
+        print(f"{cpu.model}: {cpu.vector_bits}-bit vectors, {cpu.cores} core(s); one core peaks at "
+              f"{gflops:.1f} GFLOP/s f32 (FMA loop through MLIR; cached in {path})")
+        return 0
+    if args.verb == "bench":
+        return _bench(args)
     raise AssertionError(args.verb)
+
+
+def _peak(cpu, force: bool = False) -> tuple[float, Path]:
+    from schedgen.cpu import _peak_cache, measure_peak, read_peak, write_peak
+
+    cached = None if force else read_peak(cpu)
+    if cached is not None:
+        return cached, _peak_cache()
+    gflops = measure_peak(cpu)
+    return gflops, write_peak(cpu, gflops)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from schedgen.bench import bench, format_bench
+    from schedgen.cpu import detect_host
+
+    if args.threads < 1:
+        raise SchedgenError("--threads", f"must be at least 1, got {args.threads}")
+    if args.repeats < 1:
+        raise SchedgenError("--repeats", f"must be at least 1, got {args.repeats}")
+    peak, _ = _peak(detect_host())
+    schedule = args.schedule
+    with tempfile.TemporaryDirectory(prefix="schedgen-bench-") as tmp:
+        if schedule is None and not args.untransformed:
+            from schedgen.emit import render
+            from schedgen.payload import load_payload
+            from schedgen.planner import plan
+            from schedgen.target import load_target
+
+            target = load_target(args.target)
+            if target.cpu is None:
+                raise SchedgenError(args.target, "bench generates a CPU schedule: pass a CPU target "
+                                    "(cpu-host, cpu-avx512 or a file with a `cpu` table) or --schedule")
+            schedule = Path(tmp) / "schedule.mlir"
+            schedule.write_text(render(plan(load_payload(args.payload, args.func), target)))
+        result = bench(args.payload, schedule, args.threads, args.repeats, peak_per_core=peak, func=args.func)
+        if args.schedule is None and not args.untransformed:
+            result.schedule = f"generated for {args.target}"
+    print(result.model_dump_json(indent=2) if args.json else format_bench(result))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

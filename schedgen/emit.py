@@ -10,7 +10,7 @@ from importlib import resources
 import jinja2
 
 from schedgen import __version__
-from schedgen.plan import LoopNest, Plan
+from schedgen.plan import InnerTiling, LoopNest, Plan
 
 TEMPLATE = "schedule.mlir.j2"
 
@@ -41,7 +41,9 @@ def _nest_view(plan: Plan, n: LoopNest) -> dict:
     root_dims = len(n.tile_sizes)
     loop = f"n{n.id}_loop"
     producers = []
-    handles = {n.root.index: f"n{n.id}_op{n.root.index}"}
+    # consumer-driven scf.for nests (no parallel dims) tile only along reductions, from the matched handle
+    tiles_root = n.loop_kind == "scf.forall" or n.driven == "producer"
+    handles = {n.root.index: f"n{n.id}_op{n.root.index}" if tiles_root else _var(n.root.index)}
     # A producer-driven scf.for nest fuses its producers with the tiling op itself.
     fuse_all = n.driven == "producer" and n.loop_kind == "scf.for" and bool(n.producers)
     for k, p in enumerate([] if fuse_all else n.producers):
@@ -56,6 +58,7 @@ def _nest_view(plan: Plan, n: LoopNest) -> dict:
         fused, after = f"n{n.id}_op{c.index}", f"n{n.id}_cloop{k + 1}"
         consumers.append({"var": _var(c.index), "label": f"op{c.index}", "fused": fused, "into": current,
                           "loop": after, "reuse": c.index in n.reuse_dest})
+        handles[c.index] = fused
         current = after
     by_op: dict[int, list] = defaultdict(list)
     for r in n.reduction_tiling:
@@ -68,14 +71,20 @@ def _nest_view(plan: Plan, n: LoopNest) -> dict:
         var = handles[op_index] if n.loop_kind == "scf.forall" else _var(op_index)
         reduction_loops.append({"var": var, "tiled": f"n{n.id}_op{op_index}_r", "tile_sizes": sizes,
                                 "loops": [f"n{n.id}_op{op_index}_d{r.dim}" for r in sorted(rs, key=lambda r: r.dim)]})
+    for r in reduction_loops:  # the op's handle after its reduction (or two-level inner) loops
+        handles[_op_of(r["tiled"])] = r["tiled"]
+    if fuse_all:
+        handles = {i: h for i, h in handles.items() if i == n.root.index or i in {c.index for c in n.consumers}}
+    inner = {t.op: t for t in plan.inner}
     return {
+        "inner": [_inner_view(plan, inner[i], h) for i, h in sorted(handles.items()) if i in inner],
         "id": n.id, "root": f"op{n.root.index} {n.root.name}", "line": n.root.line,
         "ops": ", ".join(o.label for o in n.ops),
         "tile_sizes": n.tile_sizes, "dims": ", ".join(f"d{d}" for d in range(root_dims)),
         "reductions": n.reduction_tiling, "footprint": n.footprint_bytes, "budget": n.budget_bytes,
         "percent": round(100 * n.footprint_bytes / n.budget_bytes), "notes": n.notes,
         "analytic": n.analytic_footprint_bytes, "buffers": len(n.local_buffers),
-        "loop_kind": n.loop_kind, "root_var": _var(n.root.index), "tiled": handles[n.root.index], "loop": loop,
+        "loop_kind": n.loop_kind, "root_var": _var(n.root.index), "tiled": f"n{n.id}_op{n.root.index}", "loop": loop,
         "producers": producers, "reduction_loops": reduction_loops, "consumers": consumers,
         "driven": n.driven, "levels": n.levels, "fuse_all": fuse_all, "reuse_any": bool(n.reuse_dest),
         "root_label": f"op{n.root.index}",
@@ -84,9 +93,37 @@ def _nest_view(plan: Plan, n: LoopNest) -> dict:
     }
 
 
+def _op_of(tiled: str) -> int:
+    """Op index in a reduction-loop handle name, n<nest>_op<index>_r."""
+    return int(tiled.split("_op", 1)[1].split("_", 1)[0])
+
+
+def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
+    """CPU levels of one op: generalize, L1-level reduction tiles, register tiles."""
+    op = plan.ops[t.op]
+    base = f"cpu_op{t.op}"
+    levels = []
+    current = f"{base}_g" if op.name.startswith("linalg.") else base
+    for what, sizes in (("cache", t.cache_sizes), ("register", t.register_sizes)):
+        if not sizes or not any(sizes):
+            continue
+        tiled = f"{base}_{what[0]}"
+        loops = [f"{tiled}{d}" for d, s in enumerate(sizes) if s]
+        levels.append({"what": what, "sizes": sizes, "source": current, "tiled": tiled, "loops": loops})
+        current = tiled
+    return {"op": t.op, "label": f"op{t.op} {op.name}", "kind": t.kind, "handle": f"cpu_op{t.op}",
+            "source_handle": handle, "extents": t.extents,
+            "generalize": op.name.startswith("linalg."), "generalized": f"{base}_g", "levels": levels,
+            "accumulators": t.accumulators}
+
+
 def render(plan: Plan) -> str:
     template = _environment().get_template(TEMPLATE)
-    return template.render(plan=plan, version=__version__, groups=_groups(plan),
+    inner = {t.op: t for t in plan.inner}
+    untiled_inner = [_inner_view(plan, inner[u.op.index], _var(u.op.index)) for u in plan.untiled
+                     if u.op.index in inner]
+    return template.render(plan=plan, version=__version__, groups=_groups(plan), cpu=plan.target.cpu,
+                           untiled_inner=untiled_inner, all_inner=plan.inner,
                            nests=[_nest_view(plan, n) for n in plan.nests],
                            # in the order the loops appear in the transformed IR (each at its root)
                            ir_order_footprints=[n.footprint_bytes for n in

@@ -118,15 +118,25 @@ def random_inputs(arg_types: list[tuple[tuple[int, ...], str]], seed: int) -> li
 
 
 def run_function(module_text: str, func_name: str, inputs: list[np.ndarray],
-                 timeout: float = 600, opt_level: int = 3) -> list[np.ndarray]:
+                 timeout: float = 600, opt_level: int = 3, threads: int = 1) -> list[np.ndarray]:
     """Lower `module_text` (LOWERING_PIPELINE), JIT it and call `func_name` on
     `inputs` (one array per tensor argument, same shape and element type) in
     a child process; returns one array per returned tensor. Raises
-    ExecutionError on a parse or lowering failure, a crash, or a timeout."""
+    ExecutionError on a parse or lowering failure, a crash, or a timeout.
+    `threads` > 1 runs scf.parallel loops on that many workers (async runtime)."""
+    return time_function(module_text, func_name, inputs, timeout, opt_level, threads, repeats=0)[0]
+
+
+def time_function(module_text: str, func_name: str, inputs: list[np.ndarray], timeout: float = 600,
+                  opt_level: int = 3, threads: int = 1, repeats: int = 5,
+                  warmup: int = 1) -> tuple[list[np.ndarray], list[float]]:
+    """As run_function, and also the wall time of each of `repeats` calls
+    after `warmup` calls (outputs are those of the first call)."""
     with tempfile.TemporaryDirectory(prefix="schedgen-exec-") as tmp:
         d = Path(tmp)
         (d / "module.mlir").write_text(module_text)
-        (d / "request.json").write_text(json.dumps({"func": func_name, "opt_level": opt_level}))
+        (d / "request.json").write_text(json.dumps({"func": func_name, "opt_level": opt_level, "threads": threads,
+                                                    "repeats": repeats, "warmup": warmup}))
         np.savez(d / "inputs.npz", *[np.asarray(a) for a in inputs])
         env = dict(os.environ)
         # The child must import this package even if it is not installed.
@@ -146,7 +156,9 @@ def run_function(module_text: str, func_name: str, inputs: list[np.ndarray],
             phase = _read(d / "phase.txt") or "starting"
             raise ExecutionError(f"@{func_name}: {_describe_death(proc.returncode, proc.stderr, phase)}")
         with np.load(out_file) as npz:
-            return [npz[f"arr_{i}"] for i in range(len(npz.files))]
+            outputs = [npz[f"arr_{i}"] for i in range(len(npz.files))]
+        times = json.loads(_read(d / "times.json") or "[]")
+        return outputs, times
 
 
 def _read(path: Path) -> str:
@@ -196,11 +208,13 @@ def _child(d: Path) -> None:
     try:
         with np.load(d / "inputs.npz") as npz:
             inputs = [npz[f"arr_{i}"] for i in range(len(npz.files))]
-        outputs = _lower_and_run((d / "module.mlir").read_text(), func_name, inputs,
-                                 int(req["opt_level"]), phase)
+        outputs, times = _lower_and_run((d / "module.mlir").read_text(), func_name, inputs,
+                                        int(req["opt_level"]), phase, int(req.get("threads", 1)),
+                                        int(req.get("repeats", 0)), int(req.get("warmup", 0)))
     except ExecutionError as exc:
         (d / "error.txt").write_text(f"@{func_name}: {exc.message}")
         return
+    (d / "times.json").write_text(json.dumps(times))
     np.savez(d / "outputs.npz", *outputs)
 
 
@@ -216,9 +230,21 @@ def _diagnostics(exc: Exception) -> str:
     return _one_line("; ".join(parts))
 
 
+def _parallel_passes(threads: int) -> tuple[str, ...]:
+    """scf.parallel (a CPU schedule's outer loop) on `threads` workers of the
+    MLIR async runtime; with one thread it stays a sequential loop."""
+    if threads <= 1:
+        return ()
+    return (f"async-parallel-for{{async-dispatch=false num-workers={threads} min-task-size=1}}",
+            "async-to-async-runtime", "async-runtime-ref-counting", "async-runtime-ref-counting-opt",
+            "convert-async-to-llvm")
+
+
 def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_level: int,
-                   phase: Any) -> list[np.ndarray]:
+                   phase: Any, threads: int = 1, repeats: int = 0,
+                   warmup: int = 0) -> tuple[list[np.ndarray], list[float]]:
     import ctypes
+    import time
 
     try:  # registers transform.xtc.* so that modules that mention it parse
         import mlir.xtc_transform  # noqa: F401
@@ -230,6 +256,8 @@ def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_leve
     lib_dir = Path(ir.__file__).resolve().parent / "lib"
     # memrefCopy (non-contiguous copies) lives in the runner utils.
     shared_libs = [str(lib_dir / n) for n in ("libmlir_c_runner_utils.so", "libmlir_runner_utils.so")]
+    if threads > 1:
+        shared_libs.append(str(lib_dir / "libmlir_async_runtime.so"))
 
     with ir.Context() as ctx, ir.Location.unknown():
         phase("parsing the module")
@@ -261,7 +289,8 @@ def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_leve
                 op.operation.erase()
         phase("lowering")
         try:
-            passmanager.PassManager.parse(f"builtin.module({','.join(_TO_LOOPS)})").run(module.operation)
+            to_loops = _TO_LOOPS[:5] + _parallel_passes(threads) + _TO_LOOPS[5:]
+            passmanager.PassManager.parse(f"builtin.module({','.join(to_loops)})").run(module.operation)
             _widen_i1_memory(module)
             passmanager.PassManager.parse(f"builtin.module({','.join(_TO_LLVM)})").run(module.operation)
         except ir.MLIRError as exc:
@@ -297,16 +326,24 @@ def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_leve
         if res_types:
             ptrs.insert(0, ctypes.pointer(ctypes.pointer(result_struct)))
         phase(f"running @{func_name}")
+        times: list[float] = []
         try:
             engine.invoke(func_name, *ptrs)
             outputs = [_to_numpy(getattr(result_struct, f"r{i}"), dt, runtime)
                        for i, (_, dt) in enumerate(res_types)]
+            # Results returned by the function are fresh allocations on every call (not freed here:
+            # a benchmark of a few calls leaks a few results).
+            for k in range(warmup + repeats):
+                start = time.perf_counter()
+                engine.invoke(func_name, *ptrs)
+                if k >= warmup:
+                    times.append(time.perf_counter() - start)
         finally:
             # Must go before interpreter shutdown, or Python aborts with
             # "PyThreadState_Get: the function must be called with the GIL held".
             del engine
         phase("writing results")
-        return outputs
+        return outputs, times
 
 
 def _find_func(module: Any, name: str) -> Any:
@@ -324,6 +361,12 @@ def _tensor_type(t: Any, what: str) -> tuple[tuple[int, ...], np.dtype[Any]]:
     """(shape, dtype) of a statically shaped tensor type; () for rank 0."""
     from mlir import ir
 
+    if isinstance(t, ir.MemRefType) and _identity_layout(t) and t.has_static_shape:
+        # A schedule that bufferizes (CPU targets) leaves identity-layout memrefs at the boundary.
+        try:
+            return tuple(t.shape), numpy_dtype(str(t.element_type))
+        except ValueError as exc:
+            raise ExecutionError(f"{what}: {exc}") from None
     if not isinstance(t, ir.RankedTensorType):  # 22.x hands out downcast types
         raise ExecutionError(f"{what} has type {t}; only ranked tensors are supported")
     if t.encoding is not None:
@@ -334,6 +377,13 @@ def _tensor_type(t: Any, what: str) -> tuple[tuple[int, ...], np.dtype[Any]]:
         return tuple(t.shape), numpy_dtype(str(t.element_type))
     except ValueError as exc:
         raise ExecutionError(f"{what}: {exc}") from None
+
+
+def _identity_layout(t: Any) -> bool:
+    from mlir import ir
+
+    layout = t.layout
+    return isinstance(layout, ir.AffineMapAttr) and layout.value == ir.AffineMap.get_identity(len(t.shape))
 
 
 def _fmt(shape: tuple[int, ...] | None, dt: Any) -> str:

@@ -81,6 +81,18 @@ class LoopNest(BaseModel):
         return [self.root, *self.producers, *self.consumers]
 
 
+class InnerTiling(BaseModel):
+    """scf.for tiling of one op inside its nest (or at the top level)."""
+
+    op: int
+    rank: int
+    extents: list[int]  # the op's iteration tile before this tiling
+    cache_sizes: list[int] = []  # L1 level: reduction dims tiled by kc (0 = not tiled); [] = no such level
+    register_sizes: list[int]  # register level (0 = not tiled)
+    kind: str  # "contraction", "reduction" or "elementwise"
+    accumulators: int = 0  # vector registers the register tile keeps live (contractions)
+
+
 class UntiledOp(BaseModel):
     op: OpRef
     footprint_bytes: int
@@ -111,6 +123,9 @@ class Plan(BaseModel):
     footprint_mode: str = "analytic"
     precise_checks: int = 0  # simulations run (precise mode)
     groups: list[GroupInfo] = []
+    # CPU targets: scf.for tiling (L1, registers) of every op the schedule
+    # holds a handle to, inside its nest (schedgen.cpu_tiles).
+    inner: list[InnerTiling] = []
 
 
 def format_table(plan: Plan) -> str:

@@ -13,6 +13,7 @@ twice; otherwise it stays unfused (and is planned on its own later).
 from __future__ import annotations
 
 import heapq
+from math import prod
 
 from schedgen.axis_groups import AxisGroups, AxisMap, MergeError, NestAxes, nest_groups
 from schedgen.errors import SchedgenError
@@ -61,6 +62,7 @@ class _Nest:
         self.axis_map = axis_map or AxisMap(payload)
         self.budget = target.memory_bytes
         self.alignment = target.alignment_bytes
+        self.cores = target.cores
         self._cache: dict[tuple, Footprint | None] = {}
         self._dims: dict[frozenset[int], list[SearchDim]] = {}
         # Producer-driven nests: consumers fused after the producers, in order.
@@ -126,7 +128,17 @@ class _Nest:
 
     def fits(self, members: frozenset[int], sizes: Sizes) -> bool:
         fp = self.footprint(members, sizes)
-        return fp is not None and fp.total <= self.budget
+        return fp is not None and fp.total <= self.budget and self.enough_tiles(members, sizes)
+
+    def enough_tiles(self, members: frozenset[int], sizes: Sizes) -> bool:
+        """CPU targets: the forall has at least one tile per core (as many as
+        the tileable dims allow), so that every core has work. Tile counts
+        fall as sizes grow, so the search stays monotone."""
+        if self.cores <= 1:
+            return True
+        par = [d for d in self.search_dims(members) if d.key[0] == "d"]
+        most = prod(d.extent for d in par)
+        return prod(d.extent // sizes.get(d.key, d.extent) for d in par) >= min(self.cores, most)
 
     def minimal(self, members: frozenset[int]) -> Sizes:
         return {d.key: 1 for d in self.search_dims(members)}
@@ -159,7 +171,10 @@ def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCE
         mine = _closure(groups, op.index)
         required = frozenset({op.index} | {m for g in mine for m in g.members
                                            if m not in fused_into and m <= op.index})
-        if all(alone(m) <= budget for m in required):
+        # On a multi-core CPU target, ops with parallel dims are tiled even when
+        # they fit: the forall is what spreads them across the cores.
+        split = target.cores > 1 and any(payload.ops[m].parallel_dims() for m in required)
+        if all(alone(m) <= budget for m in required) and not split:
             untiled.append(UntiledOp(op=op_ref(op), footprint_bytes=alone(op.index), reason="fits untiled"))
             fused_into[op.index] = 0
             continue
@@ -191,9 +206,14 @@ def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCE
     nest_of = {o.index: n.id for n in nests for o in n.ops}
     infos = [GroupInfo(id=g.id, pattern=g.pattern, principal=g.principal, members=list(g.members),
                        nests=sorted({nest_of[m] for m in g.members if m in nest_of})) for g in groups]
-    return Plan(payload=payload.path, func=payload.func_name, target=target, fuse_mode=mode,
-                ops=[op_ref(o) for o in payload.ops], nests=nests, untiled=untiled, footprint_mode=footprint_mode,
-                precise_checks=checker.checks if checker else 0, groups=infos)
+    result = Plan(payload=payload.path, func=payload.func_name, target=target, fuse_mode=mode,
+                  ops=[op_ref(o) for o in payload.ops], nests=nests, untiled=untiled, footprint_mode=footprint_mode,
+                  precise_checks=checker.checks if checker else 0, groups=infos)
+    if target.cpu is not None:
+        from schedgen.cpu_tiles import cpu_inner  # imports plan models: kept out of the import cycle
+
+        result.inner = sorted(cpu_inner(payload, result, target.cpu).values(), key=lambda t: t.op)
+    return result
 
 
 def _closure(groups: list[FuseGroup], op: int) -> list[FuseGroup]:

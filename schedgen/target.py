@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, ValidationError
 
+from schedgen.cpu import AVX512_2C, CpuInfo, detect_host
 from schedgen.errors import SchedgenError
 
 
@@ -15,6 +16,14 @@ class Target(BaseModel):
     name: str
     memory_bytes: int = Field(gt=0, description="local memory that all tiles of one loop body must fit")
     alignment_bytes: int = Field(default=64, gt=0, description="every local buffer starts at a multiple of this")
+    # A CPU target: the schedule also tiles for L1 and registers, vectorizes,
+    # bufferizes and lowers (schedgen.cpu_tiles); memory_bytes is then the
+    # per-core L2 that the outer forall's tiles must fit.
+    cpu: CpuInfo | None = None
+
+    @property
+    def cores(self) -> int:
+        return self.cpu.cores if self.cpu else 1
 
 
 PRESETS: dict[str, Target] = {
@@ -27,15 +36,36 @@ PRESETS: dict[str, Target] = {
 }
 
 
+# CPU presets: `cpu-avx512` has fixed figures (the CI machine class) so that
+# checked-in schedules do not depend on where they were generated;
+# `cpu-host` is this machine, detected when asked for.
+CPU_PRESETS: dict[str, Target] = {
+    "cpu-avx512": Target(name="cpu-avx512", memory_bytes=AVX512_2C.l2_bytes, cpu=AVX512_2C),
+}
+
+
+ALL_PRESETS = [*PRESETS, *CPU_PRESETS, "cpu-host"]
+
+
+def host_target() -> Target:
+    cpu = detect_host()
+    return Target(name="cpu-host", memory_bytes=cpu.l2_bytes, cpu=cpu)
+
+
 def load_target(spec: str = "npu-256k", memory: int | None = None) -> Target:
     """A preset name, or a .json / .toml file with `name` and `memory_bytes`;
     `memory` overrides the budget (the name says so)."""
     if spec in PRESETS:
         target = PRESETS[spec]
+    elif spec in CPU_PRESETS:
+        target = CPU_PRESETS[spec]
+    elif spec == "cpu-host":
+        target = host_target()
     else:
         path = Path(spec)
         if not path.is_file():
-            raise SchedgenError(spec, f"unknown target (presets: {', '.join(PRESETS)}; or a .json/.toml file)")
+            raise SchedgenError(spec, f"unknown target (presets: {', '.join(ALL_PRESETS)}; "
+                                      "or a .json/.toml file)")
         try:
             text = path.read_text()
             data = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
@@ -46,5 +76,6 @@ def load_target(spec: str = "npu-256k", memory: int | None = None) -> Target:
     if memory is not None:
         if memory <= 0:
             raise SchedgenError("--memory", f"budget must be positive, got {memory}")
-        target = Target(name=f"{target.name}@{memory}", memory_bytes=memory, alignment_bytes=target.alignment_bytes)
+        target = Target(name=f"{target.name}@{memory}", memory_bytes=memory, alignment_bytes=target.alignment_bytes,
+                        cpu=target.cpu)
     return target

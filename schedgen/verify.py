@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel
 
-from schedgen.apply import ScheduleInfo, read_schedule_info, transform_payload
+from schedgen.apply import TILE_STAGE, ScheduleInfo, read_schedule_info, transform_payload
 from schedgen.errors import SchedgenError
 from schedgen.execute import compare, random_inputs, run_function
 from schedgen.measure import measure
@@ -77,8 +77,10 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
     budget = budget_for(schedule_path, memory, info)
     mode = footprint or info.footprint
     module = transform_payload(payload_path, schedule_path)
-    with module.context:  # on the module itself: its ops keep the payload's lines
-        measured = measure(module, model.func_name, info.alignment_bytes, precise=mode == "precise")
+    # A CPU schedule bufferizes and lowers: its loop nests are measured on tensors, after its tiling stage.
+    tiled = transform_payload(payload_path, schedule_path, TILE_STAGE) if info.tile_stage else module
+    with tiled.context:  # on the module itself: its ops keep the payload's lines
+        measured = measure(tiled, model.func_name, info.alignment_bytes, precise=mode == "precise")
     transformed = str(module)
     original_counts = dict(Counter(op.name for op in model.ops))
 

@@ -1,0 +1,75 @@
+"""Benchmark a payload on this CPU: compile it (as it is, or transformed by a
+schedule), run it a few times after a warm-up, and report the median time,
+GFLOP/s (operations counted from the linalg ops) and the share of the
+machine's peak."""
+
+from __future__ import annotations
+
+import statistics
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from schedgen.execute import random_inputs, time_function
+from schedgen.payload import Payload, TileableOp, load_payload
+
+# Arithmetic per body op (an FMA is two); everything else in a body (casts,
+# compares, selects, yields) counts nothing.
+_OPS: dict[str, int] = {
+    **{f"arith.{k}": 1 for k in ("addf", "subf", "mulf", "divf", "maximumf", "minimumf", "maxnumf", "minnumf",
+                                 "negf", "addi", "subi", "muli", "divsi", "divui", "maxsi", "minsi")},
+    "math.fma": 2, "math.exp": 1, "math.log": 1, "math.sqrt": 1, "math.rsqrt": 1, "math.tanh": 1,
+    "math.powf": 1, "math.erf": 1, "llvm.intr.maxnum": 1,
+}
+
+
+def op_flops(op: TileableOp) -> int:
+    per_point = sum(_OPS.get(name, 0) for name in op.body_ops)
+    points = 1
+    for n in op.domain:
+        points *= n
+    return per_point * points
+
+
+def payload_flops(payload: Payload) -> int:
+    return sum(op_flops(op) for op in payload.ops)
+
+
+class BenchResult(BaseModel):
+    payload: str
+    schedule: str | None  # None: the untransformed payload
+    threads: int
+    flops: int
+    times_s: list[float]
+    median_s: float
+    gflops: float
+    peak_gflops: float | None  # of `threads` cores
+    percent_of_peak: float | None
+
+
+def bench(payload_path: Path | str, schedule_path: Path | str | None = None, threads: int = 1,
+          repeats: int = 5, warmup: int = 1, peak_per_core: float | None = None, func: str | None = None,
+          timeout: float = 1800) -> BenchResult:
+    from schedgen.apply import apply_schedule
+
+    payload_path = Path(payload_path)
+    model = load_payload(payload_path, func)
+    text = apply_schedule(payload_path, schedule_path) if schedule_path else payload_path.read_text()
+    inputs = random_inputs(list(model.arg_types), seed=0)
+    _, times = time_function(text, model.func_name, inputs, timeout=timeout, threads=threads, repeats=repeats,
+                             warmup=warmup)
+    median = statistics.median(times)
+    flops = payload_flops(model)
+    gflops = flops / median / 1e9 if median > 0 else 0.0
+    peak = peak_per_core * threads if peak_per_core else None
+    return BenchResult(payload=str(payload_path), schedule=str(schedule_path) if schedule_path else None,
+                       threads=threads, flops=flops, times_s=times, median_s=median, gflops=gflops,
+                       peak_gflops=peak, percent_of_peak=100 * gflops / peak if peak else None)
+
+
+def format_bench(r: BenchResult) -> str:
+    what = f"schedule {r.schedule}" if r.schedule else "untransformed"
+    peak = f", {r.percent_of_peak:.0f}% of peak ({r.peak_gflops:.0f} GFLOP/s on {r.threads} core(s))" \
+        if r.percent_of_peak is not None else ""
+    return (f"bench {r.payload} ({what}), {r.threads} thread(s), {len(r.times_s)} runs after warm-up\n"
+            f"  median {r.median_s * 1e3:.2f} ms, {r.flops / 1e9:.3f} GFLOP -> {r.gflops:.1f} GFLOP/s{peak}")
