@@ -83,18 +83,24 @@ def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTilin
             reg[v] = nr
         if m is not None:
             reg[m] = mr
-        for d in op.reduction_dims():
-            reg[d] = 1
         # L1 level: the innermost reduction dim by kc, the others by 1, so that
-        # kc x nr of one operand and mr x kc of the other use half of L1.
+        # kc x nr of one operand and mr x kc of the other fit L1 (kc = 256 measured
+        # 5-10% faster than 128 on the 1024 matmul; 512 was a third slower).
         cache = [0] * len(extents)
         red = op.reduction_dims()
         inner = red[-1]
         for d in red[:-1]:
             cache[d] = 1
         eb = _element_bytes(op)
-        kc_limit = cpu.l1_bytes // 2 // max(1, (mr + nr) * eb)
+        kc_limit = cpu.l1_bytes // max(1, (mr + nr) * eb)
         cache[inner] = _largest_divisor(extents[inner], kc_limit)
+        # Register level: the innermost reduction steps by 4 (unrolled outer
+        # products). With a step of 1 the unit dim is folded away before
+        # vectorization, the op stops being a contraction and lowers to
+        # separate multiplies and adds instead of FMAs (34 vs 57 GFLOP/s).
+        for d in red[:-1]:
+            reg[d] = 1
+        reg[inner] = _largest_divisor(cache[inner], 4)
         if all(c in (0, e) for c, e in zip(cache, extents)):
             cache = []
         return InnerTiling(op=op.index, rank=len(extents), extents=extents, cache_sizes=cache,
