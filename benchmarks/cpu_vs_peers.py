@@ -1,0 +1,159 @@
+"""schedgen's CPU schedules against IREE and numpy/OpenBLAS, side by side.
+
+For matmul 1024 + bias + relu, the tutorial convolution, the MLP, softmax and
+layernorm, at 1 and 2 threads: the untransformed payload (1 thread, one run:
+it is slow), schedgen's schedule for `cpu-host`, IREE 3.13 (llvm-cpu, host
+CPU) and, for the matmul, numpy (OpenBLAS). Prints median times, GFLOP/s, %
+of peak and the ratio schedgen / each peer.
+
+    pip install -e '.[bench]'        # IREE compiler and runtime
+    python benchmarks/cpu_vs_peers.py [--repeats 5] [--threads 1 2] [--skip-untransformed]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from schedgen.bench import bench, payload_flops  # noqa: E402
+from schedgen.cpu import detect_host, measure_peak, write_peak  # noqa: E402
+from schedgen.emit import render  # noqa: E402
+from schedgen.execute import random_inputs  # noqa: E402
+from schedgen.payload import load_payload  # noqa: E402
+from schedgen.planner import plan  # noqa: E402
+from schedgen.target import host_target  # noqa: E402
+
+KERNELS = ["matmul_bias_relu", "conv_bias_relu", "mlp", "softmax", "layernorm"]
+
+
+def _tool(name: str) -> str | None:
+    here = Path(sys.executable).parent / name
+    return str(here) if here.exists() else shutil.which(name)
+
+
+def iree_times(payload: Path, func: str, inputs: list[np.ndarray], threads: int, repeats: int,
+               work: Path) -> float | str:
+    """Median seconds of iree-benchmark-module, or why there is none."""
+    compiler, runner = _tool("iree-compile"), _tool("iree-benchmark-module")
+    if not compiler or not runner:
+        return "IREE not installed (pip install -e '.[bench]')"
+    vmfb = work / f"{payload.stem}.vmfb"
+    if not vmfb.exists():
+        out = subprocess.run([compiler, str(payload), "--iree-hal-target-device=local",
+                              "--iree-hal-local-target-device-backends=llvm-cpu",
+                              "--iree-llvmcpu-target-cpu=host", "-o", str(vmfb)], capture_output=True, text=True)
+        if out.returncode != 0:
+            return "iree-compile failed: " + (out.stderr.strip().splitlines() or ["?"])[0][:80]
+    args = [runner, f"--module={vmfb}", "--device=local-task", f"--function={func}",
+            f"--task_topology_max_group_count={threads}", f"--benchmark_repetitions={repeats}",
+            "--benchmark_format=json"]
+    for i, a in enumerate(inputs):
+        path = work / f"{payload.stem}_in{i}.npy"
+        np.save(path, a)
+        args.append(f"--input=@{path}")
+    out = subprocess.run(args, capture_output=True, text=True)
+    if out.returncode != 0:
+        return "iree-benchmark-module failed: " + (out.stderr.strip().splitlines() or ["?"])[-1][:80]
+    data = json.loads(out.stdout[out.stdout.index("{"):])
+    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+    runs = [b["real_time"] * scale[b["time_unit"]] for b in data["benchmarks"] if b.get("run_type") == "iteration"]
+    return statistics.median(runs)
+
+
+_NUMPY = """
+import os, sys, time, numpy as np
+rng = np.random.default_rng(0)
+a = rng.uniform(-1, 1, (1024, 1024)).astype(np.float32)
+b = rng.uniform(-1, 1, (1024, 1024)).astype(np.float32)
+bias = rng.uniform(-1, 1, 1024).astype(np.float32)
+def run():
+    return np.maximum(a @ b + bias, 0)
+run()
+ts = []
+for _ in range(int(sys.argv[1])):
+    t0 = time.perf_counter(); run(); ts.append(time.perf_counter() - t0)
+print(sorted(ts)[len(ts) // 2])
+"""
+
+
+def numpy_time(threads: int, repeats: int) -> float:
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
+    out = subprocess.run([sys.executable, "-c", _NUMPY, str(repeats)], capture_output=True, text=True, env=env,
+                         check=True)
+    return float(out.stdout.strip())
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--kernels", nargs="+", default=KERNELS, choices=KERNELS)
+    ap.add_argument("--skip-untransformed", action="store_true", help="the untransformed payloads take ~40 s")
+    args = ap.parse_args()
+
+    target = host_target()
+    cpu = target.cpu
+    assert cpu is not None
+    peak = measure_peak(cpu)  # measured now, on the same machine state as the table
+    write_peak(cpu, peak)
+    print(f"machine: {cpu.model}, {cpu.cores} cores, {cpu.vector_bits}-bit vectors, L1 {cpu.l1_bytes // 1024} KiB, "
+          f"L2 {cpu.l2_bytes // 1024} KiB; peak {peak:.0f} GFLOP/s per core (FMA loop through MLIR)")
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="schedgen-peers-") as tmp:
+        work = Path(tmp)
+        for kernel in args.kernels:
+            payload = ROOT / "payloads" / f"{kernel}.mlir"
+            model = load_payload(payload)
+            flops = payload_flops(model)
+            schedule = work / f"{kernel}.cpu-host.mlir"
+            schedule.write_text(render(plan(model, target)))
+            inputs = random_inputs(list(model.arg_types), 0)
+            untransformed = None
+            if not args.skip_untransformed:
+                untransformed = bench(payload, None, 1, repeats=1, warmup=0).median_s
+            for t in args.threads:
+                ours = bench(payload, schedule, t, repeats=args.repeats, peak_per_core=peak).median_s
+                iree = iree_times(payload, model.func_name, inputs, t, args.repeats, work)
+                blas = numpy_time(t, args.repeats) if kernel == "matmul_bias_relu" else None
+                rows.append((kernel, t, flops, untransformed if t == 1 else None, ours, iree, blas))
+                print(f"  measured {kernel} x{t}", file=sys.stderr, flush=True)
+
+    def cell(seconds: float | str | None, flops: int, threads: int) -> str:
+        if seconds is None:
+            return "-"
+        if isinstance(seconds, str):
+            return seconds
+        g = flops / seconds / 1e9
+        return f"{seconds * 1e3:9.2f} ms {g:7.1f} GF/s {100 * g / (peak * threads):4.0f}%"
+
+    print()
+    print(f"{'kernel':<17} {'thr':>3}  {'untransformed':<29} {'schedgen':<29} {'IREE 3.13':<29} "
+          f"{'numpy/OpenBLAS':<29} {'sg/IREE':>7} {'sg/BLAS':>7}")
+    by_key = {}
+    for kernel, t, flops, raw, ours, iree, blas in rows:
+        by_key[(kernel, t)] = ours
+        r_iree = f"{iree / ours:7.2f}" if isinstance(iree, float) else "      -"
+        r_blas = f"{blas / ours:7.2f}" if isinstance(blas, float) else "      -"
+        print(f"{kernel:<17} {t:>3}  {cell(raw, flops, t):<29} {cell(ours, flops, t):<29} {cell(iree, flops, t):<29} "
+              f"{cell(blas, flops, t):<29} {r_iree} {r_blas}")
+    print("\nschedgen / peer is a speed ratio (peer time / schedgen time): above 1 means schedgen is faster.")
+    for kernel in args.kernels:
+        if (kernel, 1) in by_key and (kernel, 2) in by_key:
+            print(f"  {kernel}: 2 threads run {by_key[(kernel, 1)] / by_key[(kernel, 2)]:.2f}x the 1-thread speed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
