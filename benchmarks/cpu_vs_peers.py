@@ -27,10 +27,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from schedgen.apply import apply_schedule  # noqa: E402
 from schedgen.bench import bench, payload_flops  # noqa: E402
 from schedgen.cpu import detect_host, measure_peak, write_peak  # noqa: E402
 from schedgen.emit import render  # noqa: E402
-from schedgen.execute import random_inputs  # noqa: E402
+from schedgen.execute import random_inputs, time_function  # noqa: E402
 from schedgen.payload import load_payload  # noqa: E402
 from schedgen.planner import plan  # noqa: E402
 from schedgen.target import host_target  # noqa: E402
@@ -97,7 +98,12 @@ def numpy_time(threads: int, repeats: int) -> float:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--repeats", type=int, default=5, help="timed calls per round (after a warm-up)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="rounds over every configuration, interleaved; the table shows the median of the "
+                         "rounds' medians (shared VMs drift by tens of percent over seconds)")
+    ap.add_argument("--min-time", type=float, default=0.5,
+                    help="seconds of timed calls per round at least (iree-benchmark-module's default too)")
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--kernels", nargs="+", default=KERNELS, choices=KERNELS)
     ap.add_argument("--skip-untransformed", action="store_true", help="the untransformed payloads take ~40 s")
@@ -113,22 +119,42 @@ def main() -> int:
     rows = []
     with tempfile.TemporaryDirectory(prefix="schedgen-peers-") as tmp:
         work = Path(tmp)
+        cases = []
         for kernel in args.kernels:
             payload = ROOT / "payloads" / f"{kernel}.mlir"
             model = load_payload(payload)
-            flops = payload_flops(model)
             schedule = work / f"{kernel}.cpu-host.mlir"
             schedule.write_text(render(plan(model, target)))
-            inputs = random_inputs(list(model.arg_types), 0)
+            cases.append((kernel, payload, model, apply_schedule(payload, schedule),
+                          random_inputs(list(model.arg_types), 0)))
+        samples: dict[tuple[str, int, str], list[float | str]] = {}
+        for r in range(args.rounds):
+            for kernel, payload, model, transformed, inputs in cases:
+                for t in args.threads:
+                    _, times = time_function(transformed, model.func_name, inputs, threads=t,
+                                             repeats=args.repeats, warmup=1, min_seconds=args.min_time)
+                    samples.setdefault((kernel, t, "ours"), []).append(statistics.median(times))
+                    samples.setdefault((kernel, t, "iree"), []).append(
+                        iree_times(payload, model.func_name, inputs, t, args.repeats, work))
+                    if kernel == "matmul_bias_relu":
+                        samples.setdefault((kernel, t, "blas"), []).append(numpy_time(t, args.repeats))
+                print(f"  round {r + 1}/{args.rounds}: {kernel}", file=sys.stderr, flush=True)
+
+        def summary(key: tuple[str, int, str]) -> float | str | None:
+            got = samples.get(key)
+            if not got:
+                return None
+            failures = [x for x in got if isinstance(x, str)]
+            return failures[0] if failures else statistics.median([x for x in got if isinstance(x, float)])
+
+        for kernel, payload, model, _, _ in cases:
+            flops = payload_flops(model)
             untransformed = None
             if not args.skip_untransformed:
                 untransformed = bench(payload, None, 1, repeats=1, warmup=0).median_s
             for t in args.threads:
-                ours = bench(payload, schedule, t, repeats=args.repeats, peak_per_core=peak).median_s
-                iree = iree_times(payload, model.func_name, inputs, t, args.repeats, work)
-                blas = numpy_time(t, args.repeats) if kernel == "matmul_bias_relu" else None
-                rows.append((kernel, t, flops, untransformed if t == 1 else None, ours, iree, blas))
-                print(f"  measured {kernel} x{t}", file=sys.stderr, flush=True)
+                rows.append((kernel, t, flops, untransformed if t == 1 else None, summary((kernel, t, "ours")),
+                             summary((kernel, t, "iree")), summary((kernel, t, "blas"))))
 
     def cell(seconds: float | str | None, flops: int, threads: int) -> str:
         if seconds is None:

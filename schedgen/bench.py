@@ -49,7 +49,7 @@ class BenchResult(BaseModel):
 
 def bench(payload_path: Path | str, schedule_path: Path | str | None = None, threads: int = 1,
           repeats: int = 5, warmup: int = 1, peak_per_core: float | None = None, func: str | None = None,
-          timeout: float = 1800) -> BenchResult:
+          timeout: float = 1800, min_seconds: float = 0.2) -> BenchResult:
     from schedgen.apply import apply_schedule
 
     payload_path = Path(payload_path)
@@ -57,7 +57,7 @@ def bench(payload_path: Path | str, schedule_path: Path | str | None = None, thr
     text = apply_schedule(payload_path, schedule_path) if schedule_path else payload_path.read_text()
     inputs = random_inputs(list(model.arg_types), seed=0)
     _, times = time_function(text, model.func_name, inputs, timeout=timeout, threads=threads, repeats=repeats,
-                             warmup=warmup)
+                             warmup=warmup, min_seconds=min_seconds)
     median = statistics.median(times)
     flops = payload_flops(model)
     gflops = flops / median / 1e9 if median > 0 else 0.0

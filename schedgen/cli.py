@@ -67,7 +67,9 @@ def _parser() -> argparse.ArgumentParser:
     how.add_argument("--untransformed", action="store_true", help="time the payload as it is")
     b.add_argument("--target", default="cpu-host", help="CPU target of the generated schedule (default cpu-host)")
     b.add_argument("--threads", type=int, default=1, help="worker threads for the outer parallel loops")
-    b.add_argument("--repeats", type=int, default=5, help="timed runs after one warm-up run")
+    b.add_argument("--repeats", type=int, default=5, help="timed runs after one warm-up run (at least)")
+    b.add_argument("--min-time", type=float, default=0.2,
+                   help="more timed runs until they add up to this many seconds (default 0.2; 0: exactly --repeats)")
     b.add_argument("--func", help="function (default: the only public one)")
     b.add_argument("--json", action="store_true", help="the result as JSON")
     pk = sub.add_parser("peak", help="measure one core's f32 FMA peak (cached; bench reports %% of it)")
@@ -173,6 +175,8 @@ def _bench(args: argparse.Namespace) -> int:
         raise SchedgenError("--threads", f"must be at least 1, got {args.threads}")
     if args.repeats < 1:
         raise SchedgenError("--repeats", f"must be at least 1, got {args.repeats}")
+    if args.min_time < 0:
+        raise SchedgenError("--min-time", f"must not be negative, got {args.min_time}")
     peak, _ = _peak(detect_host())
     schedule = args.schedule
     with tempfile.TemporaryDirectory(prefix="schedgen-bench-") as tmp:
@@ -188,7 +192,8 @@ def _bench(args: argparse.Namespace) -> int:
                                     "(cpu-host, cpu-avx512 or a file with a `cpu` table) or --schedule")
             schedule = Path(tmp) / "schedule.mlir"
             schedule.write_text(render(plan(load_payload(args.payload, args.func), target)))
-        result = bench(args.payload, schedule, args.threads, args.repeats, peak_per_core=peak, func=args.func)
+        result = bench(args.payload, schedule, args.threads, args.repeats, peak_per_core=peak, func=args.func,
+                       min_seconds=args.min_time)
         if args.schedule is None and not args.untransformed:
             result.schedule = f"generated for {args.target}"
     print(result.model_dump_json(indent=2) if args.json else format_bench(result))

@@ -21,6 +21,12 @@ class CpuInfo(BaseModel):
     l3_bytes: int = Field(gt=0, description="last-level cache, shared")
     model: str = ""
     peak_gflops: float | None = Field(default=None, description="one core, f32 FMA (schedgen peak)")
+    # Starting a parallel region on the MLIR async runtime (waking its worker
+    # threads) cost about 0.15 ms per region on the 2-core VMs this was
+    # measured on: the MLP's five small nests ran at 53 GFLOP/s on 2 threads,
+    # 63 on one. A nest runs on all cores only when one core would take
+    # longer than this (0: every nest with a forall).
+    parallel_min_ms: float = Field(default=0.5, ge=0, description="smallest one-core time worth a parallel loop")
 
     def lanes(self, element_bytes: int = 4) -> int:
         return max(1, self.vector_bits // (8 * element_bytes))

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 from schedgen.cpu import CpuInfo
 from schedgen.footprint import nest_tiles
-from schedgen.payload import Payload, TileableOp
-from schedgen.plan import InnerTiling, LoopNest, Plan
+from schedgen.graph import users
+from schedgen.payload import Operand, Payload, TileableOp, ValueRef
+from schedgen.plan import InnerTiling, LoopNest, Plan, RegisterKernel
 from schedgen.tile_search import divisors
 
 # Elements of one vectorized tile of a non-contraction op (64 AVX-512
@@ -107,15 +108,23 @@ def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTilin
                            register_sizes=reg, kind="contraction", accumulators=mr * vecs)
     red = op.reduction_dims()
     if red and _row_reduction(op):
-        # A row reduction: vectorized along its reduction dims (one row at a
-        # time), whole when short enough, else in vector-sized steps.
-        per_row = 1
-        for d in red:
-            step = _largest_divisor(extents[d], max(1, MAX_VECTOR_ELEMENTS // per_row), lanes)
-            reg[d] = 0 if step == extents[d] else step
-            per_row *= step
+        # A row reduction, one row at a time: the outer reduction dims step by
+        # 1 and the innermost is split (tile_reduction_using_for) into
+        # partial results one chunk of four vectors wide, accumulated
+        # elementwise along the row and combined once at its end -- not one
+        # horizontal reduction over a whole-row vector.
+        for d in red[:-1]:
+            reg[d] = 1
+        inner = red[-1]
+        chunk = _largest_divisor(extents[inner], 4 * lanes, lanes)
+        split: list[int] = []
+        if _combiner(op) and chunk % lanes == 0 and chunk < extents[inner]:
+            split = [0] * len(extents)
+            split[inner] = chunk
+        elif extents[inner] > MAX_VECTOR_ELEMENTS:  # no combiner known: whole-row vectors, in steps
+            reg[inner] = _largest_divisor(extents[inner], MAX_VECTOR_ELEMENTS, lanes)
         return InnerTiling(op=op.index, rank=len(extents), extents=extents,
-                           register_sizes=_drop_unit(reg, extents, op), kind="reduction")
+                           register_sizes=_drop_unit(reg, extents, op), split_sizes=split, kind="reduction")
     # Elementwise, and reductions whose inputs are contiguous along a parallel
     # dim (pooling windows): vectors along the output's contiguous dim, window
     # dims stepped by 1.
@@ -127,6 +136,21 @@ def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTilin
         reg[d] = 1
     return InnerTiling(op=op.index, rank=len(extents), extents=extents, register_sizes=_drop_unit(reg, extents, op),
                        kind="reduction" if red else "elementwise")
+
+
+# Bodies that tile_reduction_using_for can split: one combining op whose
+# neutral element MLIR knows.
+_COMBINERS = {"arith.addf", "arith.addi", "arith.mulf", "arith.muli", "arith.maximumf", "arith.minimumf",
+              "arith.maxnumf", "arith.minnumf", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui",
+              "arith.andi", "arith.ori", "arith.xori"}
+
+
+def _combiner(op: TileableOp) -> bool:
+    """The body ends in one combining op (a sum, max, ... of the accumulator
+    and what the body computed from the input, e.g. x * x + acc), with one
+    input and one init."""
+    body = [b for b in op.body_ops if b != "linalg.yield"]
+    return bool(body) and body[-1] in _COMBINERS and len(op.operands) == 2 and len(op.results) == 1
 
 
 def _row_reduction(op: TileableOp) -> bool:
@@ -167,16 +191,151 @@ def handled_ops(nest: LoopNest) -> list[int]:
     return ops
 
 
-def cpu_inner(payload: Payload, plan: Plan, cpu: CpuInfo) -> dict[int, InnerTiling]:
-    """Inner tiling of every op the schedule holds a handle to: nest members
-    at their forall tile, untiled ops at their full domain."""
-    out: dict[int, InnerTiling] = {}
+# Single-core speed estimates for the parallel-or-not decision: contractions
+# near the FMA peak, everything else (exp, reductions) a few GFLOP/s.
+_OTHER_GFLOPS = 5.0
+
+
+def parallel_nests(payload: Payload, plan: Plan, cpu: CpuInfo) -> list[int]:
+    """Ids of the scf.forall nests worth running on several cores."""
+    from schedgen.bench import op_flops  # flops from the bodies (bench imports the executor)
+
+    contraction_gflops = 0.6 * (cpu.peak_gflops or 100.0)
+    chosen = []
+    for nest in plan.nests:
+        if nest.loop_kind != "scf.forall" or cpu.cores < 2:
+            continue
+        seconds = sum(op_flops(payload.ops[o.index]) / 1e9
+                      / (contraction_gflops if is_contraction(payload.ops[o.index]) else _OTHER_GFLOPS)
+                      for o in nest.ops)
+        if seconds * 1e3 >= cpu.parallel_min_ms:
+            chosen.append(nest.id)
+    return chosen
+
+
+def cpu_levels(payload: Payload, plan: Plan, cpu: CpuInfo) -> tuple[list[RegisterKernel], list[InnerTiling]]:
+    """The CPU levels below the outer forall: register kernels for the
+    contractions of every nest (with the ops fused at their register tiles),
+    and a per-op inner tiling for every other op the schedule holds a handle
+    to (nest members at their forall tile, untiled ops at their full domain)."""
+    kernels: list[RegisterKernel] = []
+    inner: dict[int, InnerTiling] = {}
     for nest in plan.nests:
         extents = _nest_extents(payload, nest)
-        for idx in handled_ops(nest):
-            if idx in extents:
-                out[idx] = inner_tiling(payload.ops[idx], extents[idx], cpu)
+        handled = [i for i in handled_ops(nest) if i in extents]
+        taken: set[int] = set()
+        for idx in sorted(handled):
+            k = register_kernel(payload, payload.ops[idx], extents, set(handled) - taken, cpu)
+            if k is not None:
+                kernels.append(k)
+                taken |= {k.root, k.contraction, *k.chain, *k.inits}
+        for idx in handled:
+            if idx not in taken:
+                inner[idx] = inner_tiling(payload.ops[idx], extents[idx], cpu)
     for u in plan.untiled:
         op = payload.ops[u.op.index]
-        out[op.index] = inner_tiling(op, list(op.domain), cpu)
-    return out
+        inner[op.index] = inner_tiling(op, list(op.domain), cpu)
+    return kernels, sorted(inner.values(), key=lambda t: t.op)
+
+
+def _identity(operand: Operand, rank: int) -> bool:
+    return operand.exprs is not None and len(operand.exprs) == rank and \
+        all(e is not None and e.as_dim() == d for d, e in enumerate(operand.exprs))
+
+
+def _elementwise_reader(op: TileableOp, source: int, shape: tuple[int, ...]) -> bool:
+    """`op` is an elementwise op over `shape` that reads op `source`'s result
+    element for element (its tile is the source's tile)."""
+    inits = [o for o in op.operands if o.is_init]
+    reads = [o for o in op.operands if not o.is_init and o.value == ValueRef("op", source)]
+    rank = len(op.domain)
+    return not op.reduction_dims() and len(op.results) == 1 and len(inits) == 1 and op.domain == shape \
+        and _identity(inits[0], rank) and bool(reads) and all(_identity(o, rank) for o in reads)
+
+
+def _sole_user(payload: Payload, op: TileableOp, candidates: set[int]) -> TileableOp | None:
+    us = users(op)
+    if len(us) == 1 and us[0].kind == "op" and us[0].index in candidates:
+        return payload.ops[us[0].index]
+    return None
+
+
+def _zero(operand: Operand) -> str:
+    t = operand.element_type
+    return f"0.0 : {t}" if t.startswith(("f", "bf")) else f"0 : {t}"
+
+
+def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[int]], candidates: set[int],
+                    cpu: CpuInfo) -> RegisterKernel | None:
+    """The register kernel of contraction `op` (None if `op` is not one, or
+    its output is not indexed by plain dims)."""
+    if not is_contraction(op) or op.index not in candidates:
+        return None
+    ext = extents[op.index]
+    out_dims = _output_dims(op)
+    init = next(o for o in op.operands if o.is_init)
+    if len(out_dims) != len(init.shape) or len(op.results) != 1:
+        return None
+    # The chain: elementwise ops that alone read the previous one's result.
+    root, chain = op, []
+    while (nxt := _sole_user(payload, root, candidates)) is not None and \
+            _elementwise_reader(nxt, root.index, op.results[0].shape):
+        chain.insert(0, nxt.index)
+        root = nxt
+    chain = chain[1:]  # the root itself is not fused
+    inits = []
+    if init.value.kind == "op" and init.value.index in candidates and \
+            _sole_user(payload, payload.ops[init.value.index], {op.index}) is not None:
+        inits.append(init.value.index)
+
+    lanes = cpu.lanes(_element_bytes(op))
+    parallel_out = [d for d in out_dims if op.iterators[d] == "parallel"]
+    v = parallel_out[-1]
+    m = next((d for d in reversed(parallel_out[:-1]) if ext[d] > 1), None)
+    budget = max(4, cpu.vector_registers * 3 // 4)  # the rest: the broadcast and the loaded vectors
+    # Two vectors wide: with four (a whole 64-wide f32 output), LLVM 22's JIT
+    # code for a 3x3 convolution crashed (SIGSEGV, conv_pool payload).
+    nr = _largest_divisor(ext[v], 2 * lanes, lanes)
+    vecs = max(1, -(-nr // lanes))
+    mr = _largest_divisor(ext[m], max(1, budget // vecs)) if m is not None else 1
+    m_pos = out_dims.index(m) if m is not None else len(out_dims)
+    root_ext = [ext[d] for d in out_dims]
+    panel = [nr if d == v else 0 for d in out_dims]
+    rows = [mr if d == m else (1 if t < m_pos and ext[d] > 1 else 0) for t, d in enumerate(out_dims)]
+    reds = op.reduction_dims()
+    red_sizes = [0] * len(ext)
+    for d in reds[:-1]:
+        red_sizes[d] = 1
+    # Innermost reduction by 4: with a step of 1 the unit dim is folded away
+    # before vectorization, the op stops being a contraction and lowers to
+    # separate multiplies and adds instead of FMAs (34 vs 57 GFLOP/s).
+    red_sizes[reds[-1]] = _largest_divisor(ext[reds[-1]], 4)
+
+    kernel = RegisterKernel(root=root.index, contraction=op.index, chain=chain, inits=inits, extents=root_ext,
+                            panel_sizes=panel, row_sizes=rows, reduction_sizes=red_sizes,
+                            accumulators=mr * vecs)
+    packed = _packed_operand(op, v, m)
+    if packed is not None:
+        operand = op.operands[packed]
+        tile = [ext[e.as_dim()] if e.as_dim() != v else nr for e in operand.exprs]  # type: ignore[union-attr]
+        copy = [1] * len(tile)
+        copy[-1] = 0
+        if len(tile) >= 2:
+            copy[-2] = _largest_divisor(tile[-2], 8)
+        kernel = kernel.model_copy(update={
+            "packed_operand": packed, "pad_dims": reds, "copy_sizes": copy,
+            "padding_values": [_zero(o) for o in op.operands]})
+    return kernel
+
+
+def _packed_operand(op: TileableOp, v: int, m: int | None) -> int | None:
+    """The input that does not depend on the rows and is contiguous along the
+    panel's columns (a matmul's B, a convolution's filter): its panel is
+    copied into a buffer of rows nr wide. Plain dims only."""
+    for i, o in enumerate(op.operands):
+        if o.is_init or o.exprs is None or any(e is None or e.as_dim() is None for e in o.exprs):
+            continue
+        dims = [e.as_dim() for e in o.exprs]  # type: ignore[union-attr]
+        if dims[-1] == v and m not in dims:
+            return i
+    return None

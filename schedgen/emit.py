@@ -10,7 +10,7 @@ from importlib import resources
 import jinja2
 
 from schedgen import __version__
-from schedgen.plan import InnerTiling, LoopNest, Plan
+from schedgen.plan import InnerTiling, LoopNest, Plan, RegisterKernel
 
 TEMPLATE = "schedule.mlir.j2"
 
@@ -37,7 +37,7 @@ def _groups(plan: Plan) -> list[dict]:
     return groups
 
 
-def _nest_view(plan: Plan, n: LoopNest) -> dict:
+def _nest_view(plan: Plan, n: LoopNest, kernel_views: list[dict]) -> dict:
     root_dims = len(n.tile_sizes)
     loop = f"n{n.id}_loop"
     producers = []
@@ -76,8 +76,12 @@ def _nest_view(plan: Plan, n: LoopNest) -> dict:
     if fuse_all:
         handles = {i: h for i, h in handles.items() if i == n.root.index or i in {c.index for c in n.consumers}}
     inner = {t.op: t for t in plan.inner}
+    in_kernels = {o for k in plan.kernels for o in (k.root, k.contraction, *k.chain, *k.inits)}
     return {
         "inner": [_inner_view(plan, inner[i], h) for i, h in sorted(handles.items()) if i in inner],
+        # ops named (schedgen.op) for @schedgen_cpu_levels: inner tilings and register kernels
+        "named": [{"op": i, "source_handle": h} for i, h in sorted(handles.items()) if i in inner or i in in_kernels],
+        "kernels": [kv for kv in kernel_views if kv["root"] in handles],
         "id": n.id, "root": f"op{n.root.index} {n.root.name}", "line": n.root.line,
         "ops": ", ".join(o.label for o in n.ops),
         "tile_sizes": n.tile_sizes, "dims": ", ".join(f"d{d}" for d in range(root_dims)),
@@ -85,6 +89,7 @@ def _nest_view(plan: Plan, n: LoopNest) -> dict:
         "percent": round(100 * n.footprint_bytes / n.budget_bytes), "notes": n.notes,
         "analytic": n.analytic_footprint_bytes, "buffers": len(n.local_buffers),
         "loop_kind": n.loop_kind, "root_var": _var(n.root.index), "tiled": f"n{n.id}_op{n.root.index}", "loop": loop,
+        "final_loop": current, "parallel": n.id in plan.parallel_nests,
         "producers": producers, "reduction_loops": reduction_loops, "consumers": consumers,
         "driven": n.driven, "levels": n.levels, "fuse_all": fuse_all, "reuse_any": bool(n.reuse_dest),
         "root_label": f"op{n.root.index}",
@@ -111,10 +116,43 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
         loops = [f"{tiled}{d}" for d, s in enumerate(sizes) if s]
         levels.append({"what": what, "sizes": sizes, "source": current, "tiled": tiled, "loops": loops})
         current = tiled
+    if t.split_sizes:
+        levels.append({"what": "split", "sizes": t.split_sizes, "source": current, "tiled": f"{base}_s",
+                       "loops": []})
     return {"op": t.op, "label": f"op{t.op} {op.name}", "kind": t.kind, "handle": f"cpu_op{t.op}",
             "source_handle": handle, "extents": t.extents,
             "generalize": op.name.startswith("linalg."), "generalized": f"{base}_g", "levels": levels,
             "accumulators": t.accumulators}
+
+
+def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
+    """Handles and steps of one register kernel (names k<number>_...)."""
+    base = f"k{number}"
+    c_op = plan.ops[k.contraction]
+    root_op = plan.ops[k.root]
+    fused = [*k.chain, *([k.contraction] if k.root != k.contraction else []), *k.inits]
+    matched = [k.root, *fused] if k.root != k.contraction else [k.root, *k.chain, *k.inits]
+    panel_loops = [f"{base}_pl{d}" for d, s in enumerate(k.panel_sizes) if s]
+    row_loops = [f"{base}_rl{d}" for d, s in enumerate(k.row_sizes) if s]
+    red_loops = [f"{base}_kl{d}" for d, s in enumerate(k.reduction_sizes) if s]
+    c_name = "op" + str(k.contraction)
+    return {
+        "base": base, "root": k.root, "contraction": k.contraction,
+        "root_label": f"op{k.root} {root_op.name}", "c_label": f"op{k.contraction} {c_op.name}",
+        "chain_labels": ", ".join(f"op{i}" for i in k.chain), "init_labels": ", ".join(f"op{i}" for i in k.inits),
+        "matched": [{"op": i, "var": f"{base}_op{i}"} for i in matched],
+        # ops fused into each level, nearest the root first (producers before their own producers)
+        "fused": [{"op": i, "var": f"{base}_op{i}"} for i in fused],
+        "root_var": f"{base}_op{k.root}", "c_var": f"{base}_op{k.contraction}",
+        "c_is_root": k.root == k.contraction, "c_generalize": c_op.name.startswith("linalg."), "c_name": c_name,
+        "panel_sizes": k.panel_sizes, "panel_loops": panel_loops,
+        "row_sizes": k.row_sizes, "row_loops": row_loops,
+        "reduction_sizes": k.reduction_sizes, "red_loops": red_loops,
+        "extents": k.extents, "accumulators": k.accumulators,
+        "packed": k.packed_operand, "pad_dims": k.pad_dims, "padding_values": k.padding_values,
+        "nofold": [1 if i == k.packed_operand else 0 for i in range(len(k.padding_values))],
+        "copy_sizes": k.copy_sizes, "copy_loops": [f"{base}_cl{d}" for d, s in enumerate(k.copy_sizes) if s],
+    }
 
 
 def render(plan: Plan) -> str:
@@ -122,9 +160,14 @@ def render(plan: Plan) -> str:
     inner = {t.op: t for t in plan.inner}
     untiled_inner = [_inner_view(plan, inner[u.op.index], _var(u.op.index)) for u in plan.untiled
                      if u.op.index in inner]
+    kernels = [_kernel_view(plan, k, i + 1) for i, k in enumerate(plan.kernels)]
+    named = sorted({t.op for t in plan.inner} | {o for k in plan.kernels for o in (k.root, k.contraction, *k.chain,
+                                                                                   *k.inits)})
     return template.render(plan=plan, version=__version__, groups=_groups(plan), cpu=plan.target.cpu,
-                           untiled_inner=untiled_inner, all_inner=plan.inner,
-                           nests=[_nest_view(plan, n) for n in plan.nests],
+                           untiled_inner=untiled_inner, named_ops=named,
+                           kernels_any=any(k["packed"] is not None for k in kernels),
+
+                           nests=[_nest_view(plan, n, kernels) for n in plan.nests],
                            # in the order the loops appear in the transformed IR (each at its root)
                            ir_order_footprints=[n.footprint_bytes for n in
                                                 sorted(plan.nests, key=lambda n: n.root.index)])

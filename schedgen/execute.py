@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from schedgen.math_approx import approximate_exp
+
 # Verified on MLIR 22.1.8 (see the field notes, "Executing payloads"), plus:
 # - `canonicalize` first folds the constant/empty-tensor clutter of exports;
 # - `scf-forall-to-for` lowers `scf.forall` (tiled payloads) to sequential
@@ -129,14 +131,18 @@ def run_function(module_text: str, func_name: str, inputs: list[np.ndarray],
 
 def time_function(module_text: str, func_name: str, inputs: list[np.ndarray], timeout: float = 600,
                   opt_level: int = 3, threads: int = 1, repeats: int = 5,
-                  warmup: int = 1) -> tuple[list[np.ndarray], list[float]]:
+                  warmup: int = 1, min_seconds: float = 0.0) -> tuple[list[np.ndarray], list[float]]:
     """As run_function, and also the wall time of each of `repeats` calls
-    after `warmup` calls (outputs are those of the first call)."""
+    after `warmup` calls (outputs are those of the first call); with
+    `min_seconds`, more calls until the timed ones add up to that much (as
+    benchmark libraries do: a sub-millisecond kernel timed a few times
+    mostly measures worker threads waking up)."""
     with tempfile.TemporaryDirectory(prefix="schedgen-exec-") as tmp:
         d = Path(tmp)
         (d / "module.mlir").write_text(module_text)
         (d / "request.json").write_text(json.dumps({"func": func_name, "opt_level": opt_level, "threads": threads,
-                                                    "repeats": repeats, "warmup": warmup}))
+                                                    "repeats": repeats, "warmup": warmup,
+                                                    "min_seconds": min_seconds}))
         np.savez(d / "inputs.npz", *[np.asarray(a) for a in inputs])
         env = dict(os.environ)
         # The child must import this package even if it is not installed.
@@ -210,7 +216,8 @@ def _child(d: Path) -> None:
             inputs = [npz[f"arr_{i}"] for i in range(len(npz.files))]
         outputs, times = _lower_and_run((d / "module.mlir").read_text(), func_name, inputs,
                                         int(req["opt_level"]), phase, int(req.get("threads", 1)),
-                                        int(req.get("repeats", 0)), int(req.get("warmup", 0)))
+                                        int(req.get("repeats", 0)), int(req.get("warmup", 0)),
+                                        float(req.get("min_seconds", 0.0)))
     except ExecutionError as exc:
         (d / "error.txt").write_text(f"@{func_name}: {exc.message}")
         return
@@ -235,14 +242,14 @@ def _parallel_passes(threads: int) -> tuple[str, ...]:
     MLIR async runtime; with one thread it stays a sequential loop."""
     if threads <= 1:
         return ()
-    return (f"async-parallel-for{{async-dispatch=false num-workers={threads} min-task-size=1}}",
+    return (os.environ.get("SG_APF", f"async-parallel-for{{async-dispatch=false num-workers={threads} min-task-size=1}}"),
             "async-to-async-runtime", "async-runtime-ref-counting", "async-runtime-ref-counting-opt",
             "convert-async-to-llvm")
 
 
 def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_level: int,
                    phase: Any, threads: int = 1, repeats: int = 0,
-                   warmup: int = 0) -> tuple[list[np.ndarray], list[float]]:
+                   warmup: int = 0, min_seconds: float = 0.0) -> tuple[list[np.ndarray], list[float]]:
     import ctypes
     import time
 
@@ -277,7 +284,7 @@ def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_leve
             if arr.dtype != dt or tuple(arr.shape) != (shape or ()):
                 raise ExecutionError(f"argument {i} is {_fmt(shape, dt)}, input is "
                                      f"{_fmt(tuple(arr.shape), arr.dtype)}")
-            args.append(np.ascontiguousarray(arr))
+            args.append(_page_aligned(arr))
 
         # Only the entry needs a C interface: `_mlir_ciface_<name>` takes
         # pointers to memref descriptors, a pointer to the results first.
@@ -292,6 +299,7 @@ def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_leve
             to_loops = _TO_LOOPS[:5] + _parallel_passes(threads) + _TO_LOOPS[5:]
             passmanager.PassManager.parse(f"builtin.module({','.join(to_loops)})").run(module.operation)
             _widen_i1_memory(module)
+            approximate_exp(module)  # vector expf calls -> polynomial (schedgen.math_approx)
             passmanager.PassManager.parse(f"builtin.module({','.join(_TO_LLVM)})").run(module.operation)
         except ir.MLIRError as exc:
             raise ExecutionError(f"lowering failed: {_diagnostics(exc)}") from None
@@ -327,23 +335,96 @@ def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_leve
             ptrs.insert(0, ctypes.pointer(ctypes.pointer(result_struct)))
         phase(f"running @{func_name}")
         times: list[float] = []
+        free_results = _result_freer(args, [getattr(result_struct, f"r{i}") for i in range(len(res_types))])
         try:
             engine.invoke(func_name, *ptrs)
             outputs = [_to_numpy(getattr(result_struct, f"r{i}"), dt, runtime)
                        for i, (_, dt) in enumerate(res_types)]
-            # Results returned by the function are fresh allocations on every call (not freed here:
-            # a benchmark of a few calls leaks a few results).
-            for k in range(warmup + repeats):
+            if repeats or warmup:
+                _keep_freed_memory()
+            # Results are fresh allocations on every call: freed between calls, so that a
+            # timed call does not also page-fault a new mapping for each result.
+            k, timed = 0, 0.0
+            while k < warmup + repeats or (repeats and timed < min_seconds and k < _MAX_CALLS):
+                free_results()
                 start = time.perf_counter()
                 engine.invoke(func_name, *ptrs)
                 if k >= warmup:
                     times.append(time.perf_counter() - start)
+                    timed += times[-1]
+                k += 1
+            free_results()
         finally:
             # Must go before interpreter shutdown, or Python aborts with
             # "PyThreadState_Get: the function must be called with the GIL held".
             del engine
         phase("writing results")
         return outputs, times
+
+
+def _page_aligned(arr: np.ndarray) -> np.ndarray:
+    """A C-contiguous copy starting on a page boundary -- a 2 MiB one, with
+    transparent huge pages asked for (as numpy does for its large arrays),
+    when the array is that large. Vector loads then never straddle cache
+    lines by accident, and timings do not swing with where the kernel
+    happened to place 4 KiB pages (L2 set conflicts, TLB misses)."""
+    import ctypes
+
+    nbytes = max(1, arr.nbytes)
+    align = _HUGE_PAGE if nbytes >= _HUGE_PAGE else 4096
+    raw = np.empty(nbytes + align, dtype=np.uint8)
+    start = -raw.ctypes.data % align
+    out = raw[start:start + nbytes].view(arr.dtype).reshape(arr.shape)
+    if align == _HUGE_PAGE:
+        try:
+            length = nbytes // _HUGE_PAGE * _HUGE_PAGE
+            ctypes.CDLL(None).madvise(ctypes.c_void_p(out.ctypes.data), ctypes.c_size_t(length), 14)  # MADV_HUGEPAGE
+        except (OSError, AttributeError):
+            pass
+    out[...] = arr
+    return out
+
+
+_HUGE_PAGE = 2 << 20
+_MAX_CALLS = 100_000  # bound on min_seconds' extra calls
+
+
+def _keep_freed_memory() -> None:
+    """glibc serves large allocations with fresh mmaps and returns them on
+    free, so every call of a benchmarked function would page-fault its
+    results and local buffers again (and, on several threads, pay for TLB
+    shootdowns on munmap). Keep such blocks in the heap instead: a
+    benchmark measures the kernel, as a caching allocator would serve it."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None)
+        libc.mallopt(-3, 32 << 20)  # M_MMAP_THRESHOLD: glibc's maximum, 32 MiB
+        libc.mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD: keep up to 1 GiB of freed heap
+    except (OSError, AttributeError):
+        pass
+
+
+def _result_freer(inputs: list[np.ndarray], descs: list[Any]) -> Any:
+    """A function that frees the buffers the last call returned (memref.alloc
+    lowers to malloc; `allocated` is malloc's pointer), skipping any result
+    that is an input's own memory."""
+    import ctypes
+
+    libc = ctypes.CDLL(None)
+    libc.free.argtypes = [ctypes.c_void_p]
+    spans = [(a.ctypes.data, a.ctypes.data + max(1, a.nbytes)) for a in inputs]
+
+    def free_results() -> None:
+        freed: set[int] = set()
+        for desc in descs:
+            ptr = int(desc.allocated)  # a c_longlong field
+            if not ptr or ptr in freed or any(lo <= ptr < hi for lo, hi in spans):
+                continue
+            libc.free(ptr)
+            freed.add(ptr)
+            desc.allocated = 0
+    return free_results
 
 
 def _find_func(module: Any, name: str) -> Any:

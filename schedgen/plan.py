@@ -89,8 +89,38 @@ class InnerTiling(BaseModel):
     extents: list[int]  # the op's iteration tile before this tiling
     cache_sizes: list[int] = []  # L1 level: reduction dims tiled by kc (0 = not tiled); [] = no such level
     register_sizes: list[int]  # register level (0 = not tiled)
+    split_sizes: list[int] = []  # row reductions: tile_reduction_using_for chunks (partial results); [] = none
     kind: str  # "contraction", "reduction" or "elementwise"
     accumulators: int = 0  # vector registers the register tile keeps live (contractions)
+
+
+class RegisterKernel(BaseModel):
+    """A contraction computed inside the register tiles of the last
+    elementwise op it feeds (Halide's `compute_at` at the register level):
+    the accumulators stay in vector registers over the whole reduction, and
+    the epilogue (bias, activation) runs on them before the one store.
+
+    Inside the nest's forall: the root is tiled into column panels (nr
+    along the output's contiguous dim) with the chain, the contraction and
+    its init fused in; the contraction's operand that does not depend on the
+    rows is copied once per panel into a contiguous buffer (so its rows are
+    nr wide, not a full matrix row apart); then rows of mr (1 along other
+    outer dims) with everything fused again; then the contraction's
+    reductions (innermost by 4: unrolled outer products)."""
+
+    root: int  # op whose tiles drive the loops (the contraction itself when nothing follows it)
+    contraction: int
+    chain: list[int]  # elementwise ops between the root and the contraction, nearest the root first
+    inits: list[int]  # producers of the contraction's init in the nest (fill, bias broadcast)
+    extents: list[int]  # the root's tile inside the forall
+    panel_sizes: list[int]  # root dims: nr along the output's contiguous dim
+    row_sizes: list[int]  # root dims: mr rows, 1 along other outer dims
+    reduction_sizes: list[int]  # contraction dims: innermost reduction by 4, the others by 1
+    packed_operand: int | None = None  # contraction operand copied per panel
+    pad_dims: list[int] = []  # contraction dims spanned by that copy's padding op (its reductions)
+    padding_values: list[str] = []  # one zero per contraction operand, typed
+    copy_sizes: list[int] = []  # tiling of the copy (a few rows at a time)
+    accumulators: int  # vector registers the row tile keeps live
 
 
 class UntiledOp(BaseModel):
@@ -126,6 +156,8 @@ class Plan(BaseModel):
     # CPU targets: scf.for tiling (L1, registers) of every op the schedule
     # holds a handle to, inside its nest (schedgen.cpu_tiles).
     inner: list[InnerTiling] = []
+    kernels: list[RegisterKernel] = []  # contractions at register level; their ops are not in `inner`
+    parallel_nests: list[int] = []  # ids of the nests whose scf.forall runs on all cores (scf.parallel)
 
 
 def format_table(plan: Plan) -> str:

@@ -210,9 +210,10 @@ def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCE
                   ops=[op_ref(o) for o in payload.ops], nests=nests, untiled=untiled, footprint_mode=footprint_mode,
                   precise_checks=checker.checks if checker else 0, groups=infos)
     if target.cpu is not None:
-        from schedgen.cpu_tiles import cpu_inner  # imports plan models: kept out of the import cycle
+        from schedgen.cpu_tiles import cpu_levels, parallel_nests  # imports plan models: kept out of the import cycle
 
-        result.inner = sorted(cpu_inner(payload, result, target.cpu).values(), key=lambda t: t.op)
+        result.kernels, result.inner = cpu_levels(payload, result, target.cpu)
+        result.parallel_nests = parallel_nests(payload, result, target.cpu)
     return result
 
 

@@ -48,6 +48,8 @@ module attributes {transform.with_named_sequence, schedgen.func = "conv_bias_rel
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %n1_op0, %n1_loop2 = transform.structured.fuse_into_containing_op %op0 into %n1_loop1
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // One core would take over 0.5 ms here: the loop runs on all cores (scf.parallel, see @schedgen_lower_cpu).
+    transform.annotate %n1_loop2 "schedgen.parallel" : !transform.any_op
     // Name the nest's ops for @schedgen_cpu_levels.
     transform.annotate %n1_op0 "schedgen.op" = %op_id0 : !transform.any_op, !transform.param<i64>
     transform.annotate %n1_op1 "schedgen.op" = %op_id1 : !transform.any_op, !transform.param<i64>
@@ -62,30 +64,50 @@ module attributes {transform.with_named_sequence, schedgen.func = "conv_bias_rel
   transform.named_sequence @schedgen_cpu_levels(%root: !transform.any_op {transform.readonly}) {
     %func = transform.structured.match ops{["func.func"]} attributes {sym_name = "conv_bias_relu"} in %root
         : (!transform.any_op) -> !transform.any_op
+    %cache_line = transform.param.constant 64 : i64 -> !transform.param<i64>
     // Nest 1
-    // op0 linalg.generic (elementwise), tile 1x8x100x128
-    %cpu_op0 = transform.structured.match attributes {schedgen.op = 0 : i64} in %func
+    // Register kernel k1: op1 linalg.conv_2d_nhwc_hwcf computed in the register tiles of op2 linalg.generic, tile 1x8x100x128
+    //   (20 vector accumulators stay in registers over the whole reduction; op2 linalg.generic runs on them before the one store; init op0 fused)
+    %k1_op2 = transform.structured.match attributes {schedgen.op = 2 : i64} in %func
         : (!transform.any_op) -> !transform.any_op
-    %cpu_op0_g = transform.structured.generalize %cpu_op0 : (!transform.any_op) -> !transform.any_op
-    //   registers: [0, 1, 4, 64]
-    %cpu_op0_r, %cpu_op0_r1, %cpu_op0_r2, %cpu_op0_r3 = transform.structured.tile_using_for %cpu_op0_g tile_sizes [0, 1, 4, 64]
+    %k1_op1 = transform.structured.match attributes {schedgen.op = 1 : i64} in %func
+        : (!transform.any_op) -> !transform.any_op
+    %k1_op0 = transform.structured.match attributes {schedgen.op = 0 : i64} in %func
+        : (!transform.any_op) -> !transform.any_op
+    //   column panels: [0, 0, 0, 32] of op2 linalg.generic, with the ops it reads fused in
+    %k1_op2_p, %k1_pl3 = transform.structured.tile_using_for %k1_op2 tile_sizes [0, 0, 0, 32]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %k1_op1_p, %k1_pl3_1 = transform.structured.fuse_into_containing_op %k1_op1 into %k1_pl3
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %k1_op0_p, %k1_pl3_2 = transform.structured.fuse_into_containing_op %k1_op0 into %k1_pl3_1
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %k1_op1_g = transform.structured.generalize %k1_op1_p : (!transform.any_op) -> !transform.any_op
+    //   copy operand 1 of op1 linalg.conv_2d_nhwc_hwcf once per panel into a contiguous buffer (rows of the panel's width)
+    %k1_op1_pad, %k1_pad, %k1_copy_back = transform.structured.pad %k1_op1_g {padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32],
+        padding_dimensions = [4, 5, 6], nofold_flags = [0, 1, 0], copy_back_op = "none"}
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %k1_panel_in = transform.get_producer_of_operand %k1_op1_pad[1] : (!transform.any_op) -> !transform.any_op
+    //   (on the heap: hoisted to the forall's body, a stack buffer would grow the worker's stack on every iteration)
+    %k1_buffer, %k1_copy_ops = transform.structured.bufferize_to_allocation %k1_panel_in
+        {memcpy_op = "linalg.copy", alloc_op = "memref.alloc"} : !transform.any_op
+    //   (cache-line aligned, as memref.alloc's lowering otherwise gets malloc's 16 bytes: every vector load split)
+    %k1_alloc = transform.get_defining_op %k1_buffer : (!transform.any_value) -> !transform.any_op
+    transform.annotate %k1_alloc "alignment" = %cache_line : !transform.any_op, !transform.param<i64>
+    %k1_copy = transform.structured.match ops{["linalg.copy"]} in %k1_pl3_2
+        : (!transform.any_op) -> !transform.any_op
+    %k1_copy_t, %k1_cl0, %k1_cl1, %k1_cl2 = transform.structured.tile_using_for %k1_copy tile_sizes [1, 1, 8, 0]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    // op1 linalg.conv_2d_nhwc_hwcf (contraction), tile 1x8x100x128x3x3x128: 20 vector accumulators stay in registers
-    %cpu_op1 = transform.structured.match attributes {schedgen.op = 1 : i64} in %func
-        : (!transform.any_op) -> !transform.any_op
-    %cpu_op1_g = transform.structured.generalize %cpu_op1 : (!transform.any_op) -> !transform.any_op
-    //   L1: reduction dims by [0, 0, 0, 0, 1, 1, 128] (kc x nr of one operand, mr x kc of the other in half of L1)
-    %cpu_op1_c, %cpu_op1_c4, %cpu_op1_c5, %cpu_op1_c6 = transform.structured.tile_using_for %cpu_op1_g tile_sizes [0, 0, 0, 0, 1, 1, 128]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    //   registers: [1, 1, 10, 32, 1, 1, 4], reductions stepped by 1 (outer products)
-    %cpu_op1_r, %cpu_op1_r0, %cpu_op1_r1, %cpu_op1_r2, %cpu_op1_r3, %cpu_op1_r4, %cpu_op1_r5, %cpu_op1_r6 = transform.structured.tile_using_for %cpu_op1_c tile_sizes [1, 1, 10, 32, 1, 1, 4]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    // op2 linalg.generic (elementwise), tile 1x8x100x128
-    %cpu_op2 = transform.structured.match attributes {schedgen.op = 2 : i64} in %func
-        : (!transform.any_op) -> !transform.any_op
-    %cpu_op2_g = transform.structured.generalize %cpu_op2 : (!transform.any_op) -> !transform.any_op
-    //   registers: [0, 1, 4, 64]
-    %cpu_op2_r, %cpu_op2_r1, %cpu_op2_r2, %cpu_op2_r3 = transform.structured.tile_using_for %cpu_op2_g tile_sizes [0, 1, 4, 64]
+    // (the identity slices tiling left between the panel's ops go, so that they fuse again below)
+    transform.apply_patterns to %func { transform.apply_patterns.canonicalization } : !transform.any_op
+    //   rows: [0, 1, 10, 0] of op2 linalg.generic, the same ops fused in again
+    %k1_op2_r, %k1_rl1, %k1_rl2 = transform.structured.tile_using_for %k1_op2_p tile_sizes [0, 1, 10, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %k1_op1_r, %k1_rl2_1 = transform.structured.fuse_into_containing_op %k1_op1_pad into %k1_rl2
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %k1_op0_r, %k1_rl2_2 = transform.structured.fuse_into_containing_op %k1_op0_p into %k1_rl2_1
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    //   reductions of op1 linalg.conv_2d_nhwc_hwcf: [0, 0, 0, 0, 1, 1, 4] (innermost by 4: four outer products per trip)
+    %k1_op1_k, %k1_kl4, %k1_kl5, %k1_kl6 = transform.structured.tile_using_for %k1_op1_r tile_sizes [0, 0, 0, 0, 1, 1, 4]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
@@ -115,7 +137,13 @@ module attributes {transform.with_named_sequence, schedgen.func = "conv_bias_rel
       transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
     } : !transform.any_op
     transform.apply_cse to %vectorized : !transform.any_op
-    // Accumulators are read before and written after the reduction loop, not in it.
+    // Accumulators are read before and written after the reduction loop, not in it: on tensors (the
+    // loop carries vectors instead of a tile), then on buffers for what bufferization exposes.
+    %vloops = transform.structured.match ops{["scf.for"]} in %vectorized : (!transform.any_op) -> !transform.any_op
+    transform.foreach %vloops : !transform.any_op {
+    ^bb0(%vloop: !transform.any_op):
+      transform.loop.hoist_loop_invariant_subsets %vloop : !transform.any_op
+    }
     %hoisted = transform.structured.hoist_redundant_vector_transfers %vectorized : (!transform.any_op) -> !transform.any_op
     // Bufferize the whole module (function arguments and results become memrefs with identity layouts);
     // every handle above is invalidated, so the function is matched again.
@@ -126,6 +154,11 @@ module attributes {transform.with_named_sequence, schedgen.func = "conv_bias_rel
         : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %bfunc { transform.apply_patterns.canonicalization } : !transform.any_op
     transform.apply_cse to %bfunc : !transform.any_op
+    // Buffers only ever written (a register kernel's init and result tiles: its epilogue reads the
+    // accumulators in registers) go; panel buffers are allocated once per forall iteration, outside the
+    // loops that fill them.
+    transform.memref.erase_dead_alloc_and_stores %bfunc : (!transform.any_op) -> ()
+    transform.bufferization.buffer_loop_hoisting %bfunc : !transform.any_op
     // hoist_redundant_vector_transfers consumes its handle: match the function again afterwards.
     %bhoisted = transform.structured.hoist_redundant_vector_transfers %bfunc : (!transform.any_op) -> !transform.any_op
     %lfunc = transform.structured.match ops{["func.func"]} attributes {sym_name = "conv_bias_relu"} in %bufferized
@@ -141,13 +174,19 @@ module attributes {transform.with_named_sequence, schedgen.func = "conv_bias_rel
       transform.apply_patterns.vector.lower_transpose lowering_strategy = eltwise
       transform.apply_patterns.vector.lower_shape_cast
     } : !transform.any_op
+    // What is left of n-D transfers is unrolled into 1-D loads and stores; through a temporary
+    // buffer instead (convert-vector-to-scf's default), every read of a panel became a memcpy.
+    transform.apply_patterns to %lfunc {
+      transform.apply_patterns.vector.transfer_to_scf max_transfer_rank = 1 full_unroll = true
+    } : !transform.any_op
     // (memref.fold_memref_alias_ops is left out: on the convolution's window subviews it did not
     // terminate; the lowering's expand-strided-metadata folds the subviews instead.)
     transform.apply_patterns to %lfunc { transform.apply_patterns.canonicalization } : !transform.any_op
     transform.apply_cse to %lfunc : !transform.any_op
-    // The outer forall becomes scf.parallel: `schedgen bench --threads N` runs it on N threads
-    // (async runtime); lowered without that, it is a sequential loop.
-    %foralls = transform.structured.match ops{["scf.forall"]} in %lfunc : (!transform.any_op) -> !transform.any_op
+    // Outer foralls marked schedgen.parallel become scf.parallel: `schedgen bench --threads N` runs them on
+    // N threads (async runtime); the others, and all without that, run as sequential loops.
+    %foralls = transform.structured.match ops{["scf.forall"]} attributes {schedgen.parallel} in %lfunc
+        : (!transform.any_op) -> !transform.any_op
     transform.foreach %foralls : !transform.any_op {
     ^bb0(%forall: !transform.any_op):
       %parallel = transform.loop.forall_to_parallel %forall : (!transform.any_op) -> !transform.any_op

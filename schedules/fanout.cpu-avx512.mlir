@@ -113,7 +113,13 @@ module attributes {transform.with_named_sequence, schedgen.func = "fanout",
       transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
     } : !transform.any_op
     transform.apply_cse to %vectorized : !transform.any_op
-    // Accumulators are read before and written after the reduction loop, not in it.
+    // Accumulators are read before and written after the reduction loop, not in it: on tensors (the
+    // loop carries vectors instead of a tile), then on buffers for what bufferization exposes.
+    %vloops = transform.structured.match ops{["scf.for"]} in %vectorized : (!transform.any_op) -> !transform.any_op
+    transform.foreach %vloops : !transform.any_op {
+    ^bb0(%vloop: !transform.any_op):
+      transform.loop.hoist_loop_invariant_subsets %vloop : !transform.any_op
+    }
     %hoisted = transform.structured.hoist_redundant_vector_transfers %vectorized : (!transform.any_op) -> !transform.any_op
     // Bufferize the whole module (function arguments and results become memrefs with identity layouts);
     // every handle above is invalidated, so the function is matched again.
@@ -124,6 +130,11 @@ module attributes {transform.with_named_sequence, schedgen.func = "fanout",
         : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %bfunc { transform.apply_patterns.canonicalization } : !transform.any_op
     transform.apply_cse to %bfunc : !transform.any_op
+    // Buffers only ever written (a register kernel's init and result tiles: its epilogue reads the
+    // accumulators in registers) go; panel buffers are allocated once per forall iteration, outside the
+    // loops that fill them.
+    transform.memref.erase_dead_alloc_and_stores %bfunc : (!transform.any_op) -> ()
+    transform.bufferization.buffer_loop_hoisting %bfunc : !transform.any_op
     // hoist_redundant_vector_transfers consumes its handle: match the function again afterwards.
     %bhoisted = transform.structured.hoist_redundant_vector_transfers %bfunc : (!transform.any_op) -> !transform.any_op
     %lfunc = transform.structured.match ops{["func.func"]} attributes {sym_name = "fanout"} in %bufferized
@@ -139,13 +150,19 @@ module attributes {transform.with_named_sequence, schedgen.func = "fanout",
       transform.apply_patterns.vector.lower_transpose lowering_strategy = eltwise
       transform.apply_patterns.vector.lower_shape_cast
     } : !transform.any_op
+    // What is left of n-D transfers is unrolled into 1-D loads and stores; through a temporary
+    // buffer instead (convert-vector-to-scf's default), every read of a panel became a memcpy.
+    transform.apply_patterns to %lfunc {
+      transform.apply_patterns.vector.transfer_to_scf max_transfer_rank = 1 full_unroll = true
+    } : !transform.any_op
     // (memref.fold_memref_alias_ops is left out: on the convolution's window subviews it did not
     // terminate; the lowering's expand-strided-metadata folds the subviews instead.)
     transform.apply_patterns to %lfunc { transform.apply_patterns.canonicalization } : !transform.any_op
     transform.apply_cse to %lfunc : !transform.any_op
-    // The outer forall becomes scf.parallel: `schedgen bench --threads N` runs it on N threads
-    // (async runtime); lowered without that, it is a sequential loop.
-    %foralls = transform.structured.match ops{["scf.forall"]} in %lfunc : (!transform.any_op) -> !transform.any_op
+    // Outer foralls marked schedgen.parallel become scf.parallel: `schedgen bench --threads N` runs them on
+    // N threads (async runtime); the others, and all without that, run as sequential loops.
+    %foralls = transform.structured.match ops{["scf.forall"]} attributes {schedgen.parallel} in %lfunc
+        : (!transform.any_op) -> !transform.any_op
     transform.foreach %foralls : !transform.any_op {
     ^bb0(%forall: !transform.any_op):
       %parallel = transform.loop.forall_to_parallel %forall : (!transform.any_op) -> !transform.any_op

@@ -255,6 +255,7 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
   transform.named_sequence @schedgen_cpu_levels(%root: !transform.any_op {transform.readonly}) {
     %func = transform.structured.match ops{["func.func"]} attributes {sym_name = "mlp"} in %root
         : (!transform.any_op) -> !transform.any_op
+    %cache_line = transform.param.constant 64 : i64 -> !transform.param<i64>
     // Nest 1
     // op10 linalg.generic (elementwise), tile 32x256
     %cpu_op10 = transform.structured.match attributes {schedgen.op = 10 : i64} in %func
@@ -277,6 +278,9 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
     //   registers: [1, 0]
     %cpu_op12_r, %cpu_op12_r0 = transform.structured.tile_using_for %cpu_op12_g tile_sizes [1, 0]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    //   along the row in chunks of [0, 32]: partial results accumulated elementwise, combined once
+    %cpu_op12_s_init, %cpu_op12_s_partial, %cpu_op12_s_combine, %cpu_op12_s_loop = transform.structured.tile_reduction_using_for %cpu_op12_r
+        by tile_sizes = [0, 32] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     // op13 linalg.generic (elementwise), tile 32
     %cpu_op13 = transform.structured.match attributes {schedgen.op = 13 : i64} in %func
         : (!transform.any_op) -> !transform.any_op
@@ -305,6 +309,9 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
     //   registers: [1, 0]
     %cpu_op16_r, %cpu_op16_r0 = transform.structured.tile_using_for %cpu_op16_g tile_sizes [1, 0]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    //   along the row in chunks of [0, 32]: partial results accumulated elementwise, combined once
+    %cpu_op16_s_init, %cpu_op16_s_partial, %cpu_op16_s_combine, %cpu_op16_s_loop = transform.structured.tile_reduction_using_for %cpu_op16_r
+        by tile_sizes = [0, 32] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     // op17 linalg.generic (elementwise), tile 32
     %cpu_op17 = transform.structured.match attributes {schedgen.op = 17 : i64} in %func
         : (!transform.any_op) -> !transform.any_op
@@ -333,6 +340,9 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
     //   registers: [1, 0]
     %cpu_op20_r, %cpu_op20_r0 = transform.structured.tile_using_for %cpu_op20_g tile_sizes [1, 0]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    //   along the row in chunks of [0, 64]: partial results accumulated elementwise, combined once
+    %cpu_op20_s_init, %cpu_op20_s_partial, %cpu_op20_s_combine, %cpu_op20_s_loop = transform.structured.tile_reduction_using_for %cpu_op20_r
+        by tile_sizes = [0, 64] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     // op21 linalg.generic (elementwise), tile 32
     %cpu_op21 = transform.structured.match attributes {schedgen.op = 21 : i64} in %func
         : (!transform.any_op) -> !transform.any_op
@@ -383,37 +393,55 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
     %cpu_op27_r, %cpu_op27_r0, %cpu_op27_r1 = transform.structured.tile_using_for %cpu_op27_g tile_sizes [4, 64]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     // Nest 2
-    // op6 linalg.fill (elementwise), tile 32x256
-    %cpu_op6 = transform.structured.match attributes {schedgen.op = 6 : i64} in %func
+    // Register kernel k1: op7 linalg.matmul computed in the register tiles of op9 linalg.generic, tile 32x256
+    //   (16 vector accumulators stay in registers over the whole reduction; op8 and op9 linalg.generic run on them before the one store; init op6 fused)
+    %k1_op9 = transform.structured.match attributes {schedgen.op = 9 : i64} in %func
         : (!transform.any_op) -> !transform.any_op
-    %cpu_op6_g = transform.structured.generalize %cpu_op6 : (!transform.any_op) -> !transform.any_op
-    //   registers: [4, 64]
-    %cpu_op6_r, %cpu_op6_r0, %cpu_op6_r1 = transform.structured.tile_using_for %cpu_op6_g tile_sizes [4, 64]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    // op7 linalg.matmul (contraction), tile 32x256x512: 16 vector accumulators stay in registers
-    %cpu_op7 = transform.structured.match attributes {schedgen.op = 7 : i64} in %func
+    %k1_op8 = transform.structured.match attributes {schedgen.op = 8 : i64} in %func
         : (!transform.any_op) -> !transform.any_op
-    %cpu_op7_g = transform.structured.generalize %cpu_op7 : (!transform.any_op) -> !transform.any_op
-    //   L1: reduction dims by [0, 0, 256] (kc x nr of one operand, mr x kc of the other in half of L1)
-    %cpu_op7_c, %cpu_op7_c2 = transform.structured.tile_using_for %cpu_op7_g tile_sizes [0, 0, 256]
+    %k1_op7 = transform.structured.match attributes {schedgen.op = 7 : i64} in %func
+        : (!transform.any_op) -> !transform.any_op
+    %k1_op6 = transform.structured.match attributes {schedgen.op = 6 : i64} in %func
+        : (!transform.any_op) -> !transform.any_op
+    //   column panels: [0, 32] of op9 linalg.generic, with the ops it reads fused in
+    %k1_op9_p, %k1_pl1 = transform.structured.tile_using_for %k1_op9 tile_sizes [0, 32]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    //   registers: [8, 32, 4], reductions stepped by 1 (outer products)
-    %cpu_op7_r, %cpu_op7_r0, %cpu_op7_r1, %cpu_op7_r2 = transform.structured.tile_using_for %cpu_op7_c tile_sizes [8, 32, 4]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    // op8 linalg.generic (elementwise), tile 32x256
-    %cpu_op8 = transform.structured.match attributes {schedgen.op = 8 : i64} in %func
-        : (!transform.any_op) -> !transform.any_op
-    %cpu_op8_g = transform.structured.generalize %cpu_op8 : (!transform.any_op) -> !transform.any_op
-    //   registers: [4, 64]
-    %cpu_op8_r, %cpu_op8_r0, %cpu_op8_r1 = transform.structured.tile_using_for %cpu_op8_g tile_sizes [4, 64]
+    %k1_op8_p, %k1_pl1_1 = transform.structured.fuse_into_containing_op %k1_op8 into %k1_pl1
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %k1_op7_p, %k1_pl1_2 = transform.structured.fuse_into_containing_op %k1_op7 into %k1_pl1_1
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %k1_op6_p, %k1_pl1_3 = transform.structured.fuse_into_containing_op %k1_op6 into %k1_pl1_2
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %k1_op7_g = transform.structured.generalize %k1_op7_p : (!transform.any_op) -> !transform.any_op
+    //   copy operand 1 of op7 linalg.matmul once per panel into a contiguous buffer (rows of the panel's width)
+    %k1_op7_pad, %k1_pad, %k1_copy_back = transform.structured.pad %k1_op7_g {padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32],
+        padding_dimensions = [2], nofold_flags = [0, 1, 0], copy_back_op = "none"}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    // op9 linalg.generic (elementwise), tile 32x256
-    %cpu_op9 = transform.structured.match attributes {schedgen.op = 9 : i64} in %func
+    %k1_panel_in = transform.get_producer_of_operand %k1_op7_pad[1] : (!transform.any_op) -> !transform.any_op
+    //   (on the heap: hoisted to the forall's body, a stack buffer would grow the worker's stack on every iteration)
+    %k1_buffer, %k1_copy_ops = transform.structured.bufferize_to_allocation %k1_panel_in
+        {memcpy_op = "linalg.copy", alloc_op = "memref.alloc"} : !transform.any_op
+    //   (cache-line aligned, as memref.alloc's lowering otherwise gets malloc's 16 bytes: every vector load split)
+    %k1_alloc = transform.get_defining_op %k1_buffer : (!transform.any_value) -> !transform.any_op
+    transform.annotate %k1_alloc "alignment" = %cache_line : !transform.any_op, !transform.param<i64>
+    %k1_copy = transform.structured.match ops{["linalg.copy"]} in %k1_pl1_3
         : (!transform.any_op) -> !transform.any_op
-    %cpu_op9_g = transform.structured.generalize %cpu_op9 : (!transform.any_op) -> !transform.any_op
-    //   registers: [4, 64]
-    %cpu_op9_r, %cpu_op9_r0, %cpu_op9_r1 = transform.structured.tile_using_for %cpu_op9_g tile_sizes [4, 64]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %k1_copy_t, %k1_cl0 = transform.structured.tile_using_for %k1_copy tile_sizes [8, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // (the identity slices tiling left between the panel's ops go, so that they fuse again below)
+    transform.apply_patterns to %func { transform.apply_patterns.canonicalization } : !transform.any_op
+    //   rows: [8, 0] of op9 linalg.generic, the same ops fused in again
+    %k1_op9_r, %k1_rl0 = transform.structured.tile_using_for %k1_op9_p tile_sizes [8, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %k1_op8_r, %k1_rl0_1 = transform.structured.fuse_into_containing_op %k1_op8_p into %k1_rl0
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %k1_op7_r, %k1_rl0_2 = transform.structured.fuse_into_containing_op %k1_op7_pad into %k1_rl0_1
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %k1_op6_r, %k1_rl0_3 = transform.structured.fuse_into_containing_op %k1_op6_p into %k1_rl0_2
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    //   reductions of op7 linalg.matmul: [0, 0, 4] (innermost by 4: four outer products per trip)
+    %k1_op7_k, %k1_kl2 = transform.structured.tile_using_for %k1_op7_r tile_sizes [0, 0, 4]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // Nest 3
     // op5 linalg.transpose (elementwise), tile 256x256
     %cpu_op5 = transform.structured.match attributes {schedgen.op = 5 : i64} in %func
@@ -423,34 +451,55 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
     %cpu_op5_r, %cpu_op5_r0, %cpu_op5_r1 = transform.structured.tile_using_for %cpu_op5_g tile_sizes [4, 64]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     // Nest 4
-    // op1 linalg.fill (elementwise), tile 32x512
-    %cpu_op1 = transform.structured.match attributes {schedgen.op = 1 : i64} in %func
+    // Register kernel k2: op2 linalg.matmul computed in the register tiles of op4 linalg.generic, tile 32x512
+    //   (16 vector accumulators stay in registers over the whole reduction; op3 and op4 linalg.generic run on them before the one store; init op1 fused)
+    %k2_op4 = transform.structured.match attributes {schedgen.op = 4 : i64} in %func
         : (!transform.any_op) -> !transform.any_op
-    %cpu_op1_g = transform.structured.generalize %cpu_op1 : (!transform.any_op) -> !transform.any_op
-    //   registers: [4, 64]
-    %cpu_op1_r, %cpu_op1_r0, %cpu_op1_r1 = transform.structured.tile_using_for %cpu_op1_g tile_sizes [4, 64]
+    %k2_op3 = transform.structured.match attributes {schedgen.op = 3 : i64} in %func
+        : (!transform.any_op) -> !transform.any_op
+    %k2_op2 = transform.structured.match attributes {schedgen.op = 2 : i64} in %func
+        : (!transform.any_op) -> !transform.any_op
+    %k2_op1 = transform.structured.match attributes {schedgen.op = 1 : i64} in %func
+        : (!transform.any_op) -> !transform.any_op
+    //   column panels: [0, 32] of op4 linalg.generic, with the ops it reads fused in
+    %k2_op4_p, %k2_pl1 = transform.structured.tile_using_for %k2_op4 tile_sizes [0, 32]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %k2_op3_p, %k2_pl1_1 = transform.structured.fuse_into_containing_op %k2_op3 into %k2_pl1
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %k2_op2_p, %k2_pl1_2 = transform.structured.fuse_into_containing_op %k2_op2 into %k2_pl1_1
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %k2_op1_p, %k2_pl1_3 = transform.structured.fuse_into_containing_op %k2_op1 into %k2_pl1_2
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %k2_op2_g = transform.structured.generalize %k2_op2_p : (!transform.any_op) -> !transform.any_op
+    //   copy operand 1 of op2 linalg.matmul once per panel into a contiguous buffer (rows of the panel's width)
+    %k2_op2_pad, %k2_pad, %k2_copy_back = transform.structured.pad %k2_op2_g {padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32],
+        padding_dimensions = [2], nofold_flags = [0, 1, 0], copy_back_op = "none"}
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    // op2 linalg.matmul (contraction), tile 32x512x256: 16 vector accumulators stay in registers
-    %cpu_op2 = transform.structured.match attributes {schedgen.op = 2 : i64} in %func
+    %k2_panel_in = transform.get_producer_of_operand %k2_op2_pad[1] : (!transform.any_op) -> !transform.any_op
+    //   (on the heap: hoisted to the forall's body, a stack buffer would grow the worker's stack on every iteration)
+    %k2_buffer, %k2_copy_ops = transform.structured.bufferize_to_allocation %k2_panel_in
+        {memcpy_op = "linalg.copy", alloc_op = "memref.alloc"} : !transform.any_op
+    //   (cache-line aligned, as memref.alloc's lowering otherwise gets malloc's 16 bytes: every vector load split)
+    %k2_alloc = transform.get_defining_op %k2_buffer : (!transform.any_value) -> !transform.any_op
+    transform.annotate %k2_alloc "alignment" = %cache_line : !transform.any_op, !transform.param<i64>
+    %k2_copy = transform.structured.match ops{["linalg.copy"]} in %k2_pl1_3
         : (!transform.any_op) -> !transform.any_op
-    %cpu_op2_g = transform.structured.generalize %cpu_op2 : (!transform.any_op) -> !transform.any_op
-    //   registers: [8, 32, 4], reductions stepped by 1 (outer products)
-    %cpu_op2_r, %cpu_op2_r0, %cpu_op2_r1, %cpu_op2_r2 = transform.structured.tile_using_for %cpu_op2_g tile_sizes [8, 32, 4]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    // op3 linalg.generic (elementwise), tile 32x512
-    %cpu_op3 = transform.structured.match attributes {schedgen.op = 3 : i64} in %func
-        : (!transform.any_op) -> !transform.any_op
-    %cpu_op3_g = transform.structured.generalize %cpu_op3 : (!transform.any_op) -> !transform.any_op
-    //   registers: [4, 64]
-    %cpu_op3_r, %cpu_op3_r0, %cpu_op3_r1 = transform.structured.tile_using_for %cpu_op3_g tile_sizes [4, 64]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    // op4 linalg.generic (elementwise), tile 32x512
-    %cpu_op4 = transform.structured.match attributes {schedgen.op = 4 : i64} in %func
-        : (!transform.any_op) -> !transform.any_op
-    %cpu_op4_g = transform.structured.generalize %cpu_op4 : (!transform.any_op) -> !transform.any_op
-    //   registers: [4, 64]
-    %cpu_op4_r, %cpu_op4_r0, %cpu_op4_r1 = transform.structured.tile_using_for %cpu_op4_g tile_sizes [4, 64]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %k2_copy_t, %k2_cl0 = transform.structured.tile_using_for %k2_copy tile_sizes [8, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // (the identity slices tiling left between the panel's ops go, so that they fuse again below)
+    transform.apply_patterns to %func { transform.apply_patterns.canonicalization } : !transform.any_op
+    //   rows: [8, 0] of op4 linalg.generic, the same ops fused in again
+    %k2_op4_r, %k2_rl0 = transform.structured.tile_using_for %k2_op4_p tile_sizes [8, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %k2_op3_r, %k2_rl0_1 = transform.structured.fuse_into_containing_op %k2_op3_p into %k2_rl0
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %k2_op2_r, %k2_rl0_2 = transform.structured.fuse_into_containing_op %k2_op2_pad into %k2_rl0_1
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %k2_op1_r, %k2_rl0_3 = transform.structured.fuse_into_containing_op %k2_op1_p into %k2_rl0_2
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    //   reductions of op2 linalg.matmul: [0, 0, 4] (innermost by 4: four outer products per trip)
+    %k2_op2_k, %k2_kl2 = transform.structured.tile_using_for %k2_op2_r tile_sizes [0, 0, 4]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // Nest 5
     // op0 linalg.transpose (elementwise), tile 128x512
     %cpu_op0 = transform.structured.match attributes {schedgen.op = 0 : i64} in %func
@@ -487,7 +536,13 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
       transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
     } : !transform.any_op
     transform.apply_cse to %vectorized : !transform.any_op
-    // Accumulators are read before and written after the reduction loop, not in it.
+    // Accumulators are read before and written after the reduction loop, not in it: on tensors (the
+    // loop carries vectors instead of a tile), then on buffers for what bufferization exposes.
+    %vloops = transform.structured.match ops{["scf.for"]} in %vectorized : (!transform.any_op) -> !transform.any_op
+    transform.foreach %vloops : !transform.any_op {
+    ^bb0(%vloop: !transform.any_op):
+      transform.loop.hoist_loop_invariant_subsets %vloop : !transform.any_op
+    }
     %hoisted = transform.structured.hoist_redundant_vector_transfers %vectorized : (!transform.any_op) -> !transform.any_op
     // Bufferize the whole module (function arguments and results become memrefs with identity layouts);
     // every handle above is invalidated, so the function is matched again.
@@ -498,6 +553,11 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
         : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %bfunc { transform.apply_patterns.canonicalization } : !transform.any_op
     transform.apply_cse to %bfunc : !transform.any_op
+    // Buffers only ever written (a register kernel's init and result tiles: its epilogue reads the
+    // accumulators in registers) go; panel buffers are allocated once per forall iteration, outside the
+    // loops that fill them.
+    transform.memref.erase_dead_alloc_and_stores %bfunc : (!transform.any_op) -> ()
+    transform.bufferization.buffer_loop_hoisting %bfunc : !transform.any_op
     // hoist_redundant_vector_transfers consumes its handle: match the function again afterwards.
     %bhoisted = transform.structured.hoist_redundant_vector_transfers %bfunc : (!transform.any_op) -> !transform.any_op
     %lfunc = transform.structured.match ops{["func.func"]} attributes {sym_name = "mlp"} in %bufferized
@@ -513,13 +573,19 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
       transform.apply_patterns.vector.lower_transpose lowering_strategy = eltwise
       transform.apply_patterns.vector.lower_shape_cast
     } : !transform.any_op
+    // What is left of n-D transfers is unrolled into 1-D loads and stores; through a temporary
+    // buffer instead (convert-vector-to-scf's default), every read of a panel became a memcpy.
+    transform.apply_patterns to %lfunc {
+      transform.apply_patterns.vector.transfer_to_scf max_transfer_rank = 1 full_unroll = true
+    } : !transform.any_op
     // (memref.fold_memref_alias_ops is left out: on the convolution's window subviews it did not
     // terminate; the lowering's expand-strided-metadata folds the subviews instead.)
     transform.apply_patterns to %lfunc { transform.apply_patterns.canonicalization } : !transform.any_op
     transform.apply_cse to %lfunc : !transform.any_op
-    // The outer forall becomes scf.parallel: `schedgen bench --threads N` runs it on N threads
-    // (async runtime); lowered without that, it is a sequential loop.
-    %foralls = transform.structured.match ops{["scf.forall"]} in %lfunc : (!transform.any_op) -> !transform.any_op
+    // Outer foralls marked schedgen.parallel become scf.parallel: `schedgen bench --threads N` runs them on
+    // N threads (async runtime); the others, and all without that, run as sequential loops.
+    %foralls = transform.structured.match ops{["scf.forall"]} attributes {schedgen.parallel} in %lfunc
+        : (!transform.any_op) -> !transform.any_op
     transform.foreach %foralls : !transform.any_op {
     ^bb0(%forall: !transform.any_op):
       %parallel = transform.loop.forall_to_parallel %forall : (!transform.any_op) -> !transform.any_op

@@ -64,6 +64,8 @@ module attributes {transform.with_named_sequence, schedgen.func = "softmax",
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %n1_op0, %n1_loop5 = transform.structured.fuse_into_containing_op %op0 into %n1_loop4
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // One core would take over 0.5 ms here: the loop runs on all cores (scf.parallel, see @schedgen_lower_cpu).
+    transform.annotate %n1_loop5 "schedgen.parallel" : !transform.any_op
     // Name the nest's ops for @schedgen_cpu_levels.
     transform.annotate %n1_op0 "schedgen.op" = %op_id0 : !transform.any_op, !transform.param<i64>
     transform.annotate %n1_op1 "schedgen.op" = %op_id1 : !transform.any_op, !transform.param<i64>
@@ -96,6 +98,9 @@ module attributes {transform.with_named_sequence, schedgen.func = "softmax",
     //   registers: [1, 0]
     %cpu_op1_r, %cpu_op1_r0 = transform.structured.tile_using_for %cpu_op1_g tile_sizes [1, 0]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    //   along the row in chunks of [0, 64]: partial results accumulated elementwise, combined once
+    %cpu_op1_s_init, %cpu_op1_s_partial, %cpu_op1_s_combine, %cpu_op1_s_loop = transform.structured.tile_reduction_using_for %cpu_op1_r
+        by tile_sizes = [0, 64] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     // op2 linalg.generic (elementwise), tile 64x1024
     %cpu_op2 = transform.structured.match attributes {schedgen.op = 2 : i64} in %func
         : (!transform.any_op) -> !transform.any_op
@@ -117,6 +122,9 @@ module attributes {transform.with_named_sequence, schedgen.func = "softmax",
     //   registers: [1, 0]
     %cpu_op4_r, %cpu_op4_r0 = transform.structured.tile_using_for %cpu_op4_g tile_sizes [1, 0]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    //   along the row in chunks of [0, 64]: partial results accumulated elementwise, combined once
+    %cpu_op4_s_init, %cpu_op4_s_partial, %cpu_op4_s_combine, %cpu_op4_s_loop = transform.structured.tile_reduction_using_for %cpu_op4_r
+        by tile_sizes = [0, 64] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     // op5 linalg.generic (elementwise), tile 64x1024
     %cpu_op5 = transform.structured.match attributes {schedgen.op = 5 : i64} in %func
         : (!transform.any_op) -> !transform.any_op
@@ -152,7 +160,13 @@ module attributes {transform.with_named_sequence, schedgen.func = "softmax",
       transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
     } : !transform.any_op
     transform.apply_cse to %vectorized : !transform.any_op
-    // Accumulators are read before and written after the reduction loop, not in it.
+    // Accumulators are read before and written after the reduction loop, not in it: on tensors (the
+    // loop carries vectors instead of a tile), then on buffers for what bufferization exposes.
+    %vloops = transform.structured.match ops{["scf.for"]} in %vectorized : (!transform.any_op) -> !transform.any_op
+    transform.foreach %vloops : !transform.any_op {
+    ^bb0(%vloop: !transform.any_op):
+      transform.loop.hoist_loop_invariant_subsets %vloop : !transform.any_op
+    }
     %hoisted = transform.structured.hoist_redundant_vector_transfers %vectorized : (!transform.any_op) -> !transform.any_op
     // Bufferize the whole module (function arguments and results become memrefs with identity layouts);
     // every handle above is invalidated, so the function is matched again.
@@ -163,6 +177,11 @@ module attributes {transform.with_named_sequence, schedgen.func = "softmax",
         : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %bfunc { transform.apply_patterns.canonicalization } : !transform.any_op
     transform.apply_cse to %bfunc : !transform.any_op
+    // Buffers only ever written (a register kernel's init and result tiles: its epilogue reads the
+    // accumulators in registers) go; panel buffers are allocated once per forall iteration, outside the
+    // loops that fill them.
+    transform.memref.erase_dead_alloc_and_stores %bfunc : (!transform.any_op) -> ()
+    transform.bufferization.buffer_loop_hoisting %bfunc : !transform.any_op
     // hoist_redundant_vector_transfers consumes its handle: match the function again afterwards.
     %bhoisted = transform.structured.hoist_redundant_vector_transfers %bfunc : (!transform.any_op) -> !transform.any_op
     %lfunc = transform.structured.match ops{["func.func"]} attributes {sym_name = "softmax"} in %bufferized
@@ -178,13 +197,19 @@ module attributes {transform.with_named_sequence, schedgen.func = "softmax",
       transform.apply_patterns.vector.lower_transpose lowering_strategy = eltwise
       transform.apply_patterns.vector.lower_shape_cast
     } : !transform.any_op
+    // What is left of n-D transfers is unrolled into 1-D loads and stores; through a temporary
+    // buffer instead (convert-vector-to-scf's default), every read of a panel became a memcpy.
+    transform.apply_patterns to %lfunc {
+      transform.apply_patterns.vector.transfer_to_scf max_transfer_rank = 1 full_unroll = true
+    } : !transform.any_op
     // (memref.fold_memref_alias_ops is left out: on the convolution's window subviews it did not
     // terminate; the lowering's expand-strided-metadata folds the subviews instead.)
     transform.apply_patterns to %lfunc { transform.apply_patterns.canonicalization } : !transform.any_op
     transform.apply_cse to %lfunc : !transform.any_op
-    // The outer forall becomes scf.parallel: `schedgen bench --threads N` runs it on N threads
-    // (async runtime); lowered without that, it is a sequential loop.
-    %foralls = transform.structured.match ops{["scf.forall"]} in %lfunc : (!transform.any_op) -> !transform.any_op
+    // Outer foralls marked schedgen.parallel become scf.parallel: `schedgen bench --threads N` runs them on
+    // N threads (async runtime); the others, and all without that, run as sequential loops.
+    %foralls = transform.structured.match ops{["scf.forall"]} attributes {schedgen.parallel} in %lfunc
+        : (!transform.any_op) -> !transform.any_op
     transform.foreach %foralls : !transform.any_op {
     ^bb0(%forall: !transform.any_op):
       %parallel = transform.loop.forall_to_parallel %forall : (!transform.any_op) -> !transform.any_op

@@ -8,6 +8,7 @@ and on 2 threads and compared with the untransformed payload."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from math import prod
@@ -27,6 +28,9 @@ from schedgen.verify import verify
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = CPU_PRESETS["cpu-avx512"]
+# The small kernels would run on one core (parallel_min_ms): this target puts
+# every forall on all cores, so that 2 threads really run them in parallel.
+ALL_PARALLEL = TARGET.model_copy(update={"cpu": TARGET.cpu.model_copy(update={"parallel_min_ms": 0.0})})
 
 # Small sizes of the benchmark kernels: (payload, text substitutions).
 KERNELS: dict[str, tuple[str, list[tuple[str, str]]]] = {
@@ -59,7 +63,7 @@ def cpu_schedule(payload: Path, target: Target = TARGET) -> Path:
 @pytest.mark.parametrize("kernel", list(KERNELS))
 def test_cpu_schedule_verifies_on_one_and_two_threads(kernel: str, tmp_path: Path) -> None:
     payload = small_payload(kernel, tmp_path)
-    schedule = cpu_schedule(payload)
+    schedule = cpu_schedule(payload, ALL_PARALLEL)
     text = schedule.read_text()
     # The whole pipeline is in the schedule, readable and editable.
     for step in ("tile_using_forall", "vectorize_children_and_apply_patterns", "one_shot_bufferize",
@@ -93,15 +97,64 @@ def test_cpu_tiles_fit_registers_and_divide_the_tiles() -> None:
     tiles = [n // s if s else 1 for n, s in zip(root.domain, nest.tile_sizes)]
     assert prod(tiles) >= TARGET.cores  # at least one forall tile per core
     assert nest.footprint_bytes <= TARGET.cpu.l2_bytes
-    by_op = {t.op: t for t in p.inner}
-    conv = by_op[1]
-    assert conv.kind == "contraction"
-    assert 0 < conv.accumulators <= TARGET.cpu.vector_registers
-    for t in p.inner:
-        for size, extent in zip(t.register_sizes, t.extents):
-            assert size == 0 or extent % size == 0, t
-    # register tile: vectors along f (the contiguous output dim), rows along ow, c unrolled by 4
-    assert conv.register_sizes[3] % TARGET.cpu.lanes() == 0 and conv.register_sizes[4:] == [1, 1, 4]
+    # The convolution is computed in relu's register tiles, its bias init fused in.
+    (k,) = p.kernels
+    assert (k.root, k.contraction, k.chain, k.inits) == (2, 1, [], [0])
+    assert not p.inner  # every op of the nest is in the kernel
+    assert 0 < k.accumulators <= TARGET.cpu.vector_registers
+    for sizes in (k.panel_sizes, k.row_sizes):
+        assert all(s == 0 or e % s == 0 for s, e in zip(sizes, k.extents)), (sizes, k.extents)
+    # panels: vectors along f (the contiguous output dim); rows along ow, one oh at a time
+    assert k.panel_sizes[:3] == [0, 0, 0] and k.panel_sizes[3] % TARGET.cpu.lanes() == 0
+    assert k.row_sizes[1] == 1 and k.row_sizes[2] > 1 and k.row_sizes[3] == 0
+    assert k.accumulators == k.row_sizes[2] * k.panel_sizes[3] // TARGET.cpu.lanes()
+    # window dims by 1, input channels by 4 (outer products); the filter's panel is copied
+    assert k.reduction_sizes == [0, 0, 0, 0, 1, 1, 4]
+    assert k.packed_operand == 1 and k.pad_dims == [4, 5, 6]
+
+
+def test_matmul_is_a_register_kernel_with_a_packed_panel_and_no_tile_buffers(tmp_path: Path) -> None:
+    from schedgen.apply import apply_schedule
+
+    payload = small_payload("matmul_bias_relu", tmp_path)  # 96x96x96
+    p = plan(load_payload(payload), TARGET)
+    (k,) = p.kernels
+    # matmul computed in the bias + relu generic's register tiles, the fill fused, B's panel copied
+    assert (k.root, k.contraction, k.chain, k.inits, k.packed_operand) == (2, 1, [], [0], 1)
+    nr, mr = k.panel_sizes[1], k.row_sizes[0]
+    assert nr % TARGET.cpu.lanes() == 0 and k.accumulators == mr * nr // TARGET.cpu.lanes() <= 24
+    text = apply_schedule(payload, cpu_schedule(payload))
+    allocs = re.findall(r"memref\.(alloca?)\(\) (\{alignment = 64 : i64\} )?: memref<([0-9x]+)xf32>", text)
+    # the result, and one K x nr panel of B (cache-line aligned); the fill and the matmul tile never
+    # reach memory: the epilogue runs on the accumulators
+    aligned = "{alignment = 64 : i64} "
+    assert allocs == [("alloc", aligned, "96x96"), ("alloc", aligned, f"96x{nr}")], allocs
+    assert "memref.copy" not in text
+
+
+def test_row_reductions_accumulate_vectors_and_combine_once(tmp_path: Path) -> None:
+    from schedgen.apply import apply_schedule
+
+    payload = small_payload("softmax", tmp_path)  # 32x256
+    p = plan(load_payload(payload), TARGET)
+    lanes = TARGET.cpu.lanes()
+    assert {t.op: t.split_sizes for t in p.inner if t.split_sizes} == {1: [0, 4 * lanes], 4: [0, 4 * lanes]}
+    text = apply_schedule(payload, cpu_schedule(payload))
+    # one horizontal reduction per row, of the four-vector partial result
+    assert "vector.reduction <maximumf>, %" in text and f": vector<{4 * lanes}xf32> into f32" in text
+    assert "vector<256xf32> into f32" not in text  # never a whole-row vector
+
+
+def test_only_nests_worth_it_run_in_parallel() -> None:
+    # matmul 1024 (2 GFLOP): far over half a millisecond on one core
+    big = plan(load_payload(ROOT / "payloads/matmul_bias_relu.mlir"), TARGET)
+    assert big.parallel_nests == [n.id for n in big.nests]
+    # layernorm 128x768: a few microseconds of work per nest, not worth waking a thread
+    small = plan(load_payload(ROOT / "payloads/layernorm.mlir"), TARGET)
+    assert small.nests and not small.parallel_nests
+    schedule_text = render(small)
+    assert "schedgen.parallel\"" not in schedule_text.replace("attributes {schedgen.parallel}", "")
+    assert plan(load_payload(ROOT / "payloads/layernorm.mlir"), ALL_PARALLEL).parallel_nests
 
 
 def test_one_core_target_leaves_small_ops_whole_and_still_vectorizes(tmp_path: Path) -> None:
@@ -137,10 +190,15 @@ def test_bench_and_peak_commands(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert json.loads((tmp_path / "cache/schedgen/peak.json").read_text())
     payload = small_payload("matmul_bias_relu", tmp_path)
     assert main(["bench", str(payload), "--target", "cpu-avx512", "--threads", "2", "--repeats", "2",
-                 "--json"]) == 0
+                 "--min-time", "0", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["threads"] == 2 and len(result["times_s"]) == 2 and result["gflops"] > 0
     assert result["flops"] == 2 * 96 ** 3 + 2 * 96 ** 2 and result["percent_of_peak"] is not None
+    # --min-time: more runs than --repeats, until they add up to that long
+    assert main(["bench", str(payload), "--target", "cpu-avx512", "--repeats", "2", "--min-time", "0.05",
+                 "--json"]) == 0
+    timed = json.loads(capsys.readouterr().out)["times_s"]
+    assert len(timed) > 2 and sum(timed) >= 0.05
     assert main(["bench", str(payload), "--target", "npu-256k"]) == 2
     assert "CPU target" in capsys.readouterr().err
 
@@ -149,7 +207,7 @@ def test_cpu_schedule_applies_with_xtc_opt(tmp_path: Path) -> None:
     from schedgen.mlir_env import tool_path
 
     payload = small_payload("matmul_bias_relu", tmp_path)
-    schedule = cpu_schedule(payload)
+    schedule = cpu_schedule(payload, ALL_PARALLEL)
     out = subprocess.run([str(tool_path("xtc-opt")), str(payload),
                           f"--transform-preload-library=transform-library-paths={schedule}",
                           "--transform-interpreter"], capture_output=True, text=True)
