@@ -1,21 +1,25 @@
-"""The levels of a CPU schedule below the outer forall: cache-level tiles of
-the reduction dims (L1) and register tiles, per op of every nest.
+"""The levels of a CPU schedule below the outer forall: register kernels
+for contractions, register tiles for every other op, and which nests run on
+several cores.
 
 The outer `scf.forall` is the memory-fit plan against the per-core L2 (with
-at least one tile per core, see planner). Inside it, every op whose handle
-the schedule holds is tiled again with `scf.for`:
+at least one tile per core, see planner). Inside it:
 
-- a contraction (mul + add body, reduction dims) is tiled into a block of
-  `mr x nr` accumulators (nr along the output's contiguous dim, a multiple
-  of the vector lanes; mr along the next output dim) that stays in vector
-  registers while its reduction dims step by 1: the register-resident
-  outer-product kernel of Low et al. / Halide's `vectorize(c).unroll(x)`.
-  Around it, its innermost reduction dim is tiled by `kc` so that the
-  `kc x nr` panel of the second operand and the `mr x kc` rows of the first
-  stay in half of L1 while the block of accumulators is reused;
-- every other op (fill, elementwise epilogues, row reductions) gets a
-  vector-sized tile along the output's contiguous dim and a few rows, with
-  reduction dims left whole (vectorized as `vector.multi_reduction`).
+- every contraction (mul + add body, reduction dims) becomes a register
+  kernel (`RegisterKernel`): computed in the register tiles of the last
+  elementwise op it feeds, column panels of nr (a multiple of the vector
+  lanes along the output's contiguous dim) with the panel of its row-free
+  operand copied once into a contiguous buffer, then rows of mr, then its
+  reductions (innermost by 4). The mr x nr accumulators stay in vector
+  registers over the whole reduction: the register-resident outer-product
+  kernel of Low et al. / Halide's `vectorize(c).unroll(x)` with
+  `compute_at` for the epilogue;
+- every other op whose handle the schedule holds gets `scf.for` tiles of a
+  few rows by up to four vectors (transposes: lanes x lanes blocks), with
+  row reductions split along the row into vector-wide partial results
+  (`tile_reduction_using_for`). A contraction that cannot be a kernel keeps
+  the older per-op tiling: an L1 level of its innermost reduction (kc) and
+  an mr x nr register block.
 
 Sizes divide the op's extent inside the forall, so every vector shape is
 static and vectorization applies.
@@ -23,12 +27,17 @@ static and vectorization applies.
 
 from __future__ import annotations
 
+from math import prod
+
 from schedgen.cpu import CpuInfo
 from schedgen.footprint import nest_tiles
 from schedgen.graph import users
 from schedgen.payload import Operand, Payload, TileableOp, ValueRef
 from schedgen.plan import InnerTiling, LoopNest, Plan, RegisterKernel
 from schedgen.tile_search import divisors
+
+# Row tiles that must reuse a register kernel's packed panel for its copy to pay off.
+MIN_PANEL_REUSE = 8
 
 # Elements of one vectorized tile of a non-contraction op (64 AVX-512
 # registers of f32): longer row reductions are walked by an scf.for.
@@ -125,6 +134,14 @@ def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTilin
             reg[inner] = _largest_divisor(extents[inner], MAX_VECTOR_ELEMENTS, lanes)
         return InnerTiling(op=op.index, rank=len(extents), extents=extents,
                            register_sizes=_drop_unit(reg, extents, op), split_sizes=split, kind="reduction")
+    # A transpose: an input contiguous along another parallel dim than the
+    # output. Square blocks of lanes x lanes, which the lowering transposes in
+    # registers with shuffles (16x16 f32 on AVX-512), not element by element.
+    w = _transposed_dim(op, v)
+    if v is not None and w is not None and extents[v] % lanes == 0 and extents[w] % lanes == 0:
+        reg[v], reg[w] = lanes, lanes
+        return InnerTiling(op=op.index, rank=len(extents), extents=extents,
+                           register_sizes=_drop_unit(reg, extents, op), kind="transpose")
     # Elementwise, and reductions whose inputs are contiguous along a parallel
     # dim (pooling windows): vectors along the output's contiguous dim, window
     # dims stepped by 1.
@@ -136,6 +153,20 @@ def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTilin
         reg[d] = 1
     return InnerTiling(op=op.index, rank=len(extents), extents=extents, register_sizes=_drop_unit(reg, extents, op),
                        kind="reduction" if red else "elementwise")
+
+
+def _transposed_dim(op: TileableOp, v: int | None) -> int | None:
+    """The parallel dim an input of `op` is contiguous along, when that is not
+    `v` (the output's contiguous dim): `op` transposes that input."""
+    for o in op.operands:
+        if o.is_init or not o.exprs or any(e is None for e in o.exprs):
+            continue
+        dims = [e.as_dim() for e in o.exprs]  # type: ignore[union-attr]
+        d = dims[-1]
+        # it reads along v too (a row-broadcast operand, indexed by d alone, is no transpose)
+        if d is not None and d != v and v in dims and op.iterators[d] == "parallel" and op.domain[d] > 1:
+            return d
+    return None
 
 
 # Bodies that tile_reduction_using_for can split: one combining op whose
@@ -225,7 +256,8 @@ def cpu_levels(payload: Payload, plan: Plan, cpu: CpuInfo) -> tuple[list[Registe
         handled = [i for i in handled_ops(nest) if i in extents]
         taken: set[int] = set()
         for idx in sorted(handled):
-            k = register_kernel(payload, payload.ops[idx], extents, set(handled) - taken, cpu)
+            looped = any(r.op == idx for r in nest.reduction_tiling)
+            k = register_kernel(payload, payload.ops[idx], extents, set(handled) - taken, cpu, looped)
             if k is not None:
                 kernels.append(k)
                 taken |= {k.root, k.contraction, *k.chain, *k.inits}
@@ -266,9 +298,12 @@ def _zero(operand: Operand) -> str:
 
 
 def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[int]], candidates: set[int],
-                    cpu: CpuInfo) -> RegisterKernel | None:
+                    cpu: CpuInfo, looped: bool = False) -> RegisterKernel | None:
     """The register kernel of contraction `op` (None if `op` is not one, or
-    its output is not indexed by plain dims)."""
+    its output is not indexed by plain dims). `looped`: the nest already runs
+    `op` in an scf.for along a reduction dim (long K, two-level nests); its
+    result is whole only after that loop and its init is the loop's
+    accumulator, so nothing is fused into its tiles."""
     if not is_contraction(op) or op.index not in candidates:
         return None
     ext = extents[op.index]
@@ -278,13 +313,17 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
         return None
     # The chain: elementwise ops that alone read the previous one's result.
     root, chain = op, []
-    while (nxt := _sole_user(payload, root, candidates)) is not None and \
+    while not looped and (nxt := _sole_user(payload, root, candidates)) is not None and \
             _elementwise_reader(nxt, root.index, op.results[0].shape):
         chain.insert(0, nxt.index)
         root = nxt
     chain = chain[1:]  # the root itself is not fused
+    # The init (fill, bias broadcast) joins the tiles only under an epilogue: with the contraction as the
+    # root it would be the destination of the root's own scf.for, which fuse_into_containing_op cannot
+    # fuse (hazard 4 of the field notes); it then keeps tiles of its own and the accumulators start
+    # from its result in memory.
     inits = []
-    if init.value.kind == "op" and init.value.index in candidates and \
+    if not looped and root is not op and init.value.kind == "op" and init.value.index in candidates and \
             _sole_user(payload, payload.ops[init.value.index], {op.index}) is not None:
         inits.append(init.value.index)
 
@@ -314,7 +353,10 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
     kernel = RegisterKernel(root=root.index, contraction=op.index, chain=chain, inits=inits, extents=root_ext,
                             panel_sizes=panel, row_sizes=rows, reduction_sizes=red_sizes,
                             accumulators=mr * vecs)
-    packed = _packed_operand(op, v, m)
+    # The panel copy pays off when enough row tiles reuse it (MLP, 32-row tiles: 4 row tiles,
+    # 0.35-0.41 ms without the copy against 0.40-0.42 ms with it).
+    row_tiles = prod(ext[d] for d in parallel_out if d != v) // mr
+    packed = _packed_operand(op, v, m) if row_tiles >= MIN_PANEL_REUSE else None
     if packed is not None:
         operand = op.operands[packed]
         tile = [ext[e.as_dim()] if e.as_dim() != v else nr for e in operand.exprs]  # type: ignore[union-attr]

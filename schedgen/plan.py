@@ -90,7 +90,7 @@ class InnerTiling(BaseModel):
     cache_sizes: list[int] = []  # L1 level: reduction dims tiled by kc (0 = not tiled); [] = no such level
     register_sizes: list[int]  # register level (0 = not tiled)
     split_sizes: list[int] = []  # row reductions: tile_reduction_using_for chunks (partial results); [] = none
-    kind: str  # "contraction", "reduction" or "elementwise"
+    kind: str  # "contraction", "reduction", "transpose" or "elementwise"
     accumulators: int = 0  # vector registers the register tile keeps live (contractions)
 
 
@@ -187,6 +187,18 @@ def format_table(plan: Plan) -> str:
                 lines.append(f"{'':<5}     @{b.offset:<8} {b.bytes:>9} B  live {b.live[0]}-{b.live[1]}  {b.what}{reuse}")
         for note in n.notes:
             lines.append(f"{'':<5}   note: {note}")
+        if plan.target.cpu is not None:
+            cores = plan.target.cpu.cores if n.id in plan.parallel_nests else 1
+            lines.append(f"{'':<5}   cpu: runs on {cores} core(s)"
+                         + ("" if cores > 1 else f" (under {plan.target.cpu.parallel_min_ms:g} ms on one)"))
+            members = {o.index for o in n.ops}
+            for k in plan.kernels:
+                if k.root in members:
+                    where = "" if k.root == k.contraction else f" in op{k.root}'s register tiles"
+                    packed = f", operand {k.packed_operand}'s panel copied" if k.packed_operand is not None else ""
+                    lines.append(f"{'':<5}   cpu: kernel op{k.contraction}{where}: panels {k.panel_sizes}, rows "
+                                 f"{k.row_sizes}, reductions {k.reduction_sizes}, {k.accumulators} vector "
+                                 f"accumulators{packed}")
     for g in plan.groups:
         where = f"nest {g.nests[0]}" if len(g.nests) == 1 else ("untiled" if not g.nests else f"nests {g.nests}")
         lines.append(f"group #{g.id} {g.pattern}: principal op{g.principal}, ops "

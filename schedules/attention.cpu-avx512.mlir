@@ -156,16 +156,12 @@ module attributes {transform.with_named_sequence, schedgen.func = "attention",
     %k1_op1_k, %k1_kl2 = transform.structured.tile_using_for %k1_op1_r tile_sizes [0, 0, 4]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // Register kernel k2: op10 linalg.matmul, tile 128x128
-    //   (16 vector accumulators stay in registers over the whole reduction; init op9 fused)
+    //   (16 vector accumulators stay in registers over the whole reduction)
     %k2_op10 = transform.structured.match attributes {schedgen.op = 10 : i64} in %func
-        : (!transform.any_op) -> !transform.any_op
-    %k2_op9 = transform.structured.match attributes {schedgen.op = 9 : i64} in %func
         : (!transform.any_op) -> !transform.any_op
     //   column panels: [0, 32] of op10 linalg.matmul, with the ops it reads fused in
     %k2_op10_p, %k2_pl1 = transform.structured.tile_using_for %k2_op10 tile_sizes [0, 32]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %k2_op9_p, %k2_pl1_1 = transform.structured.fuse_into_containing_op %k2_op9 into %k2_pl1
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %k2_op10_g = transform.structured.generalize %k2_op10_p : (!transform.any_op) -> !transform.any_op
     //   copy operand 1 of op10 linalg.matmul once per panel into a contiguous buffer (rows of the panel's width)
     %k2_op10_pad, %k2_pad, %k2_copy_back = transform.structured.pad %k2_op10_g {padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32],
@@ -178,7 +174,7 @@ module attributes {transform.with_named_sequence, schedgen.func = "attention",
     //   (cache-line aligned, as memref.alloc's lowering otherwise gets malloc's 16 bytes: every vector load split)
     %k2_alloc = transform.get_defining_op %k2_buffer : (!transform.any_value) -> !transform.any_op
     transform.annotate %k2_alloc "alignment" = %cache_line : !transform.any_op, !transform.param<i64>
-    %k2_copy = transform.structured.match ops{["linalg.copy"]} in %k2_pl1_1
+    %k2_copy = transform.structured.match ops{["linalg.copy"]} in %k2_pl1
         : (!transform.any_op) -> !transform.any_op
     %k2_copy_t, %k2_cl0 = transform.structured.tile_using_for %k2_copy tile_sizes [8, 0]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
@@ -187,8 +183,6 @@ module attributes {transform.with_named_sequence, schedgen.func = "attention",
     //   rows: [8, 0] of op10 linalg.matmul, the same ops fused in again
     %k2_op10_r, %k2_rl0 = transform.structured.tile_using_for %k2_op10_pad tile_sizes [8, 0]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %k2_op9_r, %k2_rl0_1 = transform.structured.fuse_into_containing_op %k2_op9_p into %k2_rl0
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     //   reductions of op10 linalg.matmul: [0, 0, 4] (innermost by 4: four outer products per trip)
     %k2_op10_k, %k2_kl2 = transform.structured.tile_using_for %k2_op10_r tile_sizes [0, 0, 4]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
@@ -240,6 +234,13 @@ module attributes {transform.with_named_sequence, schedgen.func = "attention",
     //   registers: [4, 64]
     %cpu_op8_r, %cpu_op8_r0, %cpu_op8_r1 = transform.structured.tile_using_for %cpu_op8_g tile_sizes [4, 64]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    // op9 linalg.fill (elementwise), tile 128x128
+    %cpu_op9 = transform.structured.match attributes {schedgen.op = 9 : i64} in %func
+        : (!transform.any_op) -> !transform.any_op
+    %cpu_op9_g = transform.structured.generalize %cpu_op9 : (!transform.any_op) -> !transform.any_op
+    //   registers: [4, 64]
+    %cpu_op9_r, %cpu_op9_r0, %cpu_op9_r1 = transform.structured.tile_using_for %cpu_op9_g tile_sizes [4, 64]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 
@@ -279,12 +280,17 @@ module attributes {transform.with_named_sequence, schedgen.func = "attention",
     // Bufferize the whole module (function arguments and results become memrefs with identity layouts);
     // every handle above is invalidated, so the function is matched again.
     %bufferized = transform.bufferization.one_shot_bufferize %root
-        {bufferize_function_boundaries = true, function_boundary_type_conversion = 1 : i32}
+        {bufferize_function_boundaries = true, function_boundary_type_conversion = 1 : i32, memcpy_op = "linalg.copy"}
         : (!transform.any_op) -> !transform.any_op
     %bfunc = transform.structured.match ops{["func.func"]} attributes {sym_name = "attention"} in %bufferized
         : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %bfunc { transform.apply_patterns.canonicalization } : !transform.any_op
     transform.apply_cse to %bfunc : !transform.any_op
+    // Copies bufferization had to add (an op writing where a value it reads lives, e.g. an init in the
+    // root's destination) become loops LLVM vectorizes; as memref.copy of a strided tile they were calls
+    // to the runtime's element-by-element memrefCopy, one per register tile in the convolution.
+    %bcopies = transform.structured.match ops{["linalg.copy"]} in %bfunc : (!transform.any_op) -> !transform.any_op
+    %bcopy_loops = transform.structured.convert_to_loops %bcopies : (!transform.any_op) -> !transform.any_op
     // Buffers only ever written (a register kernel's init and result tiles: its epilogue reads the
     // accumulators in registers) go; panel buffers are allocated once per forall iteration, outside the
     // loops that fill them.
@@ -294,7 +300,8 @@ module attributes {transform.with_named_sequence, schedgen.func = "attention",
     %bhoisted = transform.structured.hoist_redundant_vector_transfers %bfunc : (!transform.any_op) -> !transform.any_op
     %lfunc = transform.structured.match ops{["func.func"]} attributes {sym_name = "attention"} in %bufferized
         : (!transform.any_op) -> !transform.any_op
-    // Contractions become outer products (one broadcast-FMA per accumulator row), transfers 1-D loads/stores.
+    // Contractions become outer products (one broadcast-FMA per accumulator row), transfers 1-D loads/stores;
+    // 16x16 f32 transposes are shuffles in registers on 512-bit vectors (others element by element).
     transform.apply_patterns to %lfunc {
       transform.apply_patterns.vector.lower_contraction lowering_strategy = outerproduct
       transform.apply_patterns.vector.transfer_permutation_patterns
@@ -302,7 +309,7 @@ module attributes {transform.with_named_sequence, schedgen.func = "attention",
       transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = innerreduction
       transform.apply_patterns.vector.lower_broadcast
       transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
-      transform.apply_patterns.vector.lower_transpose lowering_strategy = eltwise
+      transform.apply_patterns.vector.lower_transpose lowering_strategy = shuffle_16x16
       transform.apply_patterns.vector.lower_shape_cast
     } : !transform.any_op
     // What is left of n-D transfers is unrolled into 1-D loads and stores; through a temporary

@@ -153,12 +153,17 @@ module attributes {transform.with_named_sequence, schedgen.func = "matmul_bias_r
     // Bufferize the whole module (function arguments and results become memrefs with identity layouts);
     // every handle above is invalidated, so the function is matched again.
     %bufferized = transform.bufferization.one_shot_bufferize %root
-        {bufferize_function_boundaries = true, function_boundary_type_conversion = 1 : i32}
+        {bufferize_function_boundaries = true, function_boundary_type_conversion = 1 : i32, memcpy_op = "linalg.copy"}
         : (!transform.any_op) -> !transform.any_op
     %bfunc = transform.structured.match ops{["func.func"]} attributes {sym_name = "matmul_bias_relu"} in %bufferized
         : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %bfunc { transform.apply_patterns.canonicalization } : !transform.any_op
     transform.apply_cse to %bfunc : !transform.any_op
+    // Copies bufferization had to add (an op writing where a value it reads lives, e.g. an init in the
+    // root's destination) become loops LLVM vectorizes; as memref.copy of a strided tile they were calls
+    // to the runtime's element-by-element memrefCopy, one per register tile in the convolution.
+    %bcopies = transform.structured.match ops{["linalg.copy"]} in %bfunc : (!transform.any_op) -> !transform.any_op
+    %bcopy_loops = transform.structured.convert_to_loops %bcopies : (!transform.any_op) -> !transform.any_op
     // Buffers only ever written (a register kernel's init and result tiles: its epilogue reads the
     // accumulators in registers) go; panel buffers are allocated once per forall iteration, outside the
     // loops that fill them.
@@ -168,7 +173,8 @@ module attributes {transform.with_named_sequence, schedgen.func = "matmul_bias_r
     %bhoisted = transform.structured.hoist_redundant_vector_transfers %bfunc : (!transform.any_op) -> !transform.any_op
     %lfunc = transform.structured.match ops{["func.func"]} attributes {sym_name = "matmul_bias_relu"} in %bufferized
         : (!transform.any_op) -> !transform.any_op
-    // Contractions become outer products (one broadcast-FMA per accumulator row), transfers 1-D loads/stores.
+    // Contractions become outer products (one broadcast-FMA per accumulator row), transfers 1-D loads/stores;
+    // 16x16 f32 transposes are shuffles in registers on 512-bit vectors (others element by element).
     transform.apply_patterns to %lfunc {
       transform.apply_patterns.vector.lower_contraction lowering_strategy = outerproduct
       transform.apply_patterns.vector.transfer_permutation_patterns
@@ -176,7 +182,7 @@ module attributes {transform.with_named_sequence, schedgen.func = "matmul_bias_r
       transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = innerreduction
       transform.apply_patterns.vector.lower_broadcast
       transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
-      transform.apply_patterns.vector.lower_transpose lowering_strategy = eltwise
+      transform.apply_patterns.vector.lower_transpose lowering_strategy = shuffle_16x16
       transform.apply_patterns.vector.lower_shape_cast
     } : !transform.any_op
     // What is left of n-D transfers is unrolled into 1-D loads and stores; through a temporary

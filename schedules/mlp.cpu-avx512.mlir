@@ -255,7 +255,6 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
   transform.named_sequence @schedgen_cpu_levels(%root: !transform.any_op {transform.readonly}) {
     %func = transform.structured.match ops{["func.func"]} attributes {sym_name = "mlp"} in %root
         : (!transform.any_op) -> !transform.any_op
-    %cache_line = transform.param.constant 64 : i64 -> !transform.param<i64>
     // Nest 1
     // op10 linalg.generic (elementwise), tile 32x256
     %cpu_op10 = transform.structured.match attributes {schedgen.op = 10 : i64} in %func
@@ -413,21 +412,6 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
     %k1_op6_p, %k1_pl1_3 = transform.structured.fuse_into_containing_op %k1_op6 into %k1_pl1_2
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %k1_op7_g = transform.structured.generalize %k1_op7_p : (!transform.any_op) -> !transform.any_op
-    //   copy operand 1 of op7 linalg.matmul once per panel into a contiguous buffer (rows of the panel's width)
-    %k1_op7_pad, %k1_pad, %k1_copy_back = transform.structured.pad %k1_op7_g {padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32],
-        padding_dimensions = [2], nofold_flags = [0, 1, 0], copy_back_op = "none"}
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %k1_panel_in = transform.get_producer_of_operand %k1_op7_pad[1] : (!transform.any_op) -> !transform.any_op
-    //   (on the heap: hoisted to the forall's body, a stack buffer would grow the worker's stack on every iteration)
-    %k1_buffer, %k1_copy_ops = transform.structured.bufferize_to_allocation %k1_panel_in
-        {memcpy_op = "linalg.copy", alloc_op = "memref.alloc"} : !transform.any_op
-    //   (cache-line aligned, as memref.alloc's lowering otherwise gets malloc's 16 bytes: every vector load split)
-    %k1_alloc = transform.get_defining_op %k1_buffer : (!transform.any_value) -> !transform.any_op
-    transform.annotate %k1_alloc "alignment" = %cache_line : !transform.any_op, !transform.param<i64>
-    %k1_copy = transform.structured.match ops{["linalg.copy"]} in %k1_pl1_3
-        : (!transform.any_op) -> !transform.any_op
-    %k1_copy_t, %k1_cl0 = transform.structured.tile_using_for %k1_copy tile_sizes [8, 0]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // (the identity slices tiling left between the panel's ops go, so that they fuse again below)
     transform.apply_patterns to %func { transform.apply_patterns.canonicalization } : !transform.any_op
     //   rows: [8, 0] of op9 linalg.generic, the same ops fused in again
@@ -435,7 +419,7 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %k1_op8_r, %k1_rl0_1 = transform.structured.fuse_into_containing_op %k1_op8_p into %k1_rl0
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %k1_op7_r, %k1_rl0_2 = transform.structured.fuse_into_containing_op %k1_op7_pad into %k1_rl0_1
+    %k1_op7_r, %k1_rl0_2 = transform.structured.fuse_into_containing_op %k1_op7_g into %k1_rl0_1
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %k1_op6_r, %k1_rl0_3 = transform.structured.fuse_into_containing_op %k1_op6_p into %k1_rl0_2
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
@@ -443,12 +427,12 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
     %k1_op7_k, %k1_kl2 = transform.structured.tile_using_for %k1_op7_r tile_sizes [0, 0, 4]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // Nest 3
-    // op5 linalg.transpose (elementwise), tile 256x256
+    // op5 linalg.transpose (transpose), tile 256x256
     %cpu_op5 = transform.structured.match attributes {schedgen.op = 5 : i64} in %func
         : (!transform.any_op) -> !transform.any_op
     %cpu_op5_g = transform.structured.generalize %cpu_op5 : (!transform.any_op) -> !transform.any_op
-    //   registers: [4, 64]
-    %cpu_op5_r, %cpu_op5_r0, %cpu_op5_r1 = transform.structured.tile_using_for %cpu_op5_g tile_sizes [4, 64]
+    //   registers: [16, 16]
+    %cpu_op5_r, %cpu_op5_r0, %cpu_op5_r1 = transform.structured.tile_using_for %cpu_op5_g tile_sizes [16, 16]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     // Nest 4
     // Register kernel k2: op2 linalg.matmul computed in the register tiles of op4 linalg.generic, tile 32x512
@@ -471,21 +455,6 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
     %k2_op1_p, %k2_pl1_3 = transform.structured.fuse_into_containing_op %k2_op1 into %k2_pl1_2
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %k2_op2_g = transform.structured.generalize %k2_op2_p : (!transform.any_op) -> !transform.any_op
-    //   copy operand 1 of op2 linalg.matmul once per panel into a contiguous buffer (rows of the panel's width)
-    %k2_op2_pad, %k2_pad, %k2_copy_back = transform.structured.pad %k2_op2_g {padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32],
-        padding_dimensions = [2], nofold_flags = [0, 1, 0], copy_back_op = "none"}
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %k2_panel_in = transform.get_producer_of_operand %k2_op2_pad[1] : (!transform.any_op) -> !transform.any_op
-    //   (on the heap: hoisted to the forall's body, a stack buffer would grow the worker's stack on every iteration)
-    %k2_buffer, %k2_copy_ops = transform.structured.bufferize_to_allocation %k2_panel_in
-        {memcpy_op = "linalg.copy", alloc_op = "memref.alloc"} : !transform.any_op
-    //   (cache-line aligned, as memref.alloc's lowering otherwise gets malloc's 16 bytes: every vector load split)
-    %k2_alloc = transform.get_defining_op %k2_buffer : (!transform.any_value) -> !transform.any_op
-    transform.annotate %k2_alloc "alignment" = %cache_line : !transform.any_op, !transform.param<i64>
-    %k2_copy = transform.structured.match ops{["linalg.copy"]} in %k2_pl1_3
-        : (!transform.any_op) -> !transform.any_op
-    %k2_copy_t, %k2_cl0 = transform.structured.tile_using_for %k2_copy tile_sizes [8, 0]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // (the identity slices tiling left between the panel's ops go, so that they fuse again below)
     transform.apply_patterns to %func { transform.apply_patterns.canonicalization } : !transform.any_op
     //   rows: [8, 0] of op4 linalg.generic, the same ops fused in again
@@ -493,7 +462,7 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %k2_op3_r, %k2_rl0_1 = transform.structured.fuse_into_containing_op %k2_op3_p into %k2_rl0
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %k2_op2_r, %k2_rl0_2 = transform.structured.fuse_into_containing_op %k2_op2_pad into %k2_rl0_1
+    %k2_op2_r, %k2_rl0_2 = transform.structured.fuse_into_containing_op %k2_op2_g into %k2_rl0_1
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %k2_op1_r, %k2_rl0_3 = transform.structured.fuse_into_containing_op %k2_op1_p into %k2_rl0_2
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
@@ -501,12 +470,12 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
     %k2_op2_k, %k2_kl2 = transform.structured.tile_using_for %k2_op2_r tile_sizes [0, 0, 4]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // Nest 5
-    // op0 linalg.transpose (elementwise), tile 128x512
+    // op0 linalg.transpose (transpose), tile 128x512
     %cpu_op0 = transform.structured.match attributes {schedgen.op = 0 : i64} in %func
         : (!transform.any_op) -> !transform.any_op
     %cpu_op0_g = transform.structured.generalize %cpu_op0 : (!transform.any_op) -> !transform.any_op
-    //   registers: [4, 64]
-    %cpu_op0_r, %cpu_op0_r0, %cpu_op0_r1 = transform.structured.tile_using_for %cpu_op0_g tile_sizes [4, 64]
+    //   registers: [16, 16]
+    %cpu_op0_r, %cpu_op0_r0, %cpu_op0_r1 = transform.structured.tile_using_for %cpu_op0_g tile_sizes [16, 16]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
@@ -547,12 +516,17 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
     // Bufferize the whole module (function arguments and results become memrefs with identity layouts);
     // every handle above is invalidated, so the function is matched again.
     %bufferized = transform.bufferization.one_shot_bufferize %root
-        {bufferize_function_boundaries = true, function_boundary_type_conversion = 1 : i32}
+        {bufferize_function_boundaries = true, function_boundary_type_conversion = 1 : i32, memcpy_op = "linalg.copy"}
         : (!transform.any_op) -> !transform.any_op
     %bfunc = transform.structured.match ops{["func.func"]} attributes {sym_name = "mlp"} in %bufferized
         : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %bfunc { transform.apply_patterns.canonicalization } : !transform.any_op
     transform.apply_cse to %bfunc : !transform.any_op
+    // Copies bufferization had to add (an op writing where a value it reads lives, e.g. an init in the
+    // root's destination) become loops LLVM vectorizes; as memref.copy of a strided tile they were calls
+    // to the runtime's element-by-element memrefCopy, one per register tile in the convolution.
+    %bcopies = transform.structured.match ops{["linalg.copy"]} in %bfunc : (!transform.any_op) -> !transform.any_op
+    %bcopy_loops = transform.structured.convert_to_loops %bcopies : (!transform.any_op) -> !transform.any_op
     // Buffers only ever written (a register kernel's init and result tiles: its epilogue reads the
     // accumulators in registers) go; panel buffers are allocated once per forall iteration, outside the
     // loops that fill them.
@@ -562,7 +536,8 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
     %bhoisted = transform.structured.hoist_redundant_vector_transfers %bfunc : (!transform.any_op) -> !transform.any_op
     %lfunc = transform.structured.match ops{["func.func"]} attributes {sym_name = "mlp"} in %bufferized
         : (!transform.any_op) -> !transform.any_op
-    // Contractions become outer products (one broadcast-FMA per accumulator row), transfers 1-D loads/stores.
+    // Contractions become outer products (one broadcast-FMA per accumulator row), transfers 1-D loads/stores;
+    // 16x16 f32 transposes are shuffles in registers on 512-bit vectors (others element by element).
     transform.apply_patterns to %lfunc {
       transform.apply_patterns.vector.lower_contraction lowering_strategy = outerproduct
       transform.apply_patterns.vector.transfer_permutation_patterns
@@ -570,7 +545,7 @@ module attributes {transform.with_named_sequence, schedgen.func = "mlp",
       transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = innerreduction
       transform.apply_patterns.vector.lower_broadcast
       transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
-      transform.apply_patterns.vector.lower_transpose lowering_strategy = eltwise
+      transform.apply_patterns.vector.lower_transpose lowering_strategy = shuffle_16x16
       transform.apply_patterns.vector.lower_shape_cast
     } : !transform.any_op
     // What is left of n-D transfers is unrolled into 1-D loads and stores; through a temporary

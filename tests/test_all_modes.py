@@ -44,3 +44,16 @@ def test_every_mode_and_preset_verifies(payload: Path, tmp_path: Path, original_
             assert report.ok
             executed[transformed] = f"{target}/{mode.value}"
     assert executed
+
+
+@pytest.mark.parametrize("payload", PAYLOADS, ids=lambda p: p.stem)
+def test_every_payload_cpu_schedule_verifies(payload: Path, tmp_path: Path, original_outputs):
+    """The checked-in CPU preset's schedule (register kernels, row-reduction
+    splits, vectorization and lowering inside the schedule) applies to every
+    bundled payload and computes its numbers, at full size."""
+    schedule = tmp_path / "cpu.mlir"
+    assert schedgen(["generate", str(payload), "--target", "cpu-avx512", "-o", str(schedule)]) == 0
+    report = verify(payload, schedule, expected=original_outputs(payload))
+    assert report.numbers_ok, report.results
+    assert report.budget_ok and report.op_counts_transformed == report.op_counts_original
+    assert report.ok

@@ -116,20 +116,33 @@ def test_cpu_tiles_fit_registers_and_divide_the_tiles() -> None:
 def test_matmul_is_a_register_kernel_with_a_packed_panel_and_no_tile_buffers(tmp_path: Path) -> None:
     from schedgen.apply import apply_schedule
 
-    payload = small_payload("matmul_bias_relu", tmp_path)  # 96x96x96
+    payload = ROOT / "payloads/matmul_bias_relu.mlir"  # 1024^3: applied, not executed
     p = plan(load_payload(payload), TARGET)
     (k,) = p.kernels
     # matmul computed in the bias + relu generic's register tiles, the fill fused, B's panel copied
     assert (k.root, k.contraction, k.chain, k.inits, k.packed_operand) == (2, 1, [], [0], 1)
     nr, mr = k.panel_sizes[1], k.row_sizes[0]
     assert nr % TARGET.cpu.lanes() == 0 and k.accumulators == mr * nr // TARGET.cpu.lanes() <= 24
-    text = apply_schedule(payload, cpu_schedule(payload))
+    schedule = tmp_path / "mm.mlir"
+    schedule.write_text(render(p))
+    text = apply_schedule(payload, schedule)
     allocs = re.findall(r"memref\.(alloca?)\(\) (\{alignment = 64 : i64\} )?: memref<([0-9x]+)xf32>", text)
     # the result, and one K x nr panel of B (cache-line aligned); the fill and the matmul tile never
     # reach memory: the epilogue runs on the accumulators
     aligned = "{alignment = 64 : i64} "
-    assert allocs == [("alloc", aligned, "96x96"), ("alloc", aligned, f"96x{nr}")], allocs
+    assert allocs == [("alloc", aligned, "1024x1024"), ("alloc", aligned, f"1024x{nr}")], allocs
     assert "memref.copy" not in text
+
+
+def test_a_panel_few_row_tiles_reuse_is_not_copied(tmp_path: Path) -> None:
+    from schedgen.cpu_tiles import MIN_PANEL_REUSE
+
+    # the MLP's matmuls: 32-row forall tiles, 4 row tiles of 8 per panel
+    p = plan(load_payload(ROOT / "payloads/mlp.mlir"), TARGET)
+    assert len(p.kernels) == 2
+    for k in p.kernels:
+        assert k.extents[0] // k.row_sizes[0] < MIN_PANEL_REUSE and k.packed_operand is None
+    assert "bufferize_to_allocation" not in render(p)
 
 
 def test_row_reductions_accumulate_vectors_and_combine_once(tmp_path: Path) -> None:
