@@ -74,21 +74,36 @@ def _element_bytes(op: TileableOp) -> int:
     return inits[0].element_bytes if inits else 4
 
 
-def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTiling:
-    lanes = cpu.lanes(_element_bytes(op))
+def _vector_dims(op: TileableOp, extents: list[int]) -> tuple[int | None, int | None]:
+    """(v, m): the op dims behind the output's contiguous dim and the next
+    output dim with more than one element (the rows of a register block)."""
     out = [d for d in _output_dims(op) if op.iterators[d] == "parallel"]
     v = out[-1] if out else None
     m = next((d for d in reversed(out[:-1]) if extents[d] > 1), None)
+    return v, m
+
+
+def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo) -> tuple[int, int, int]:
+    """(nr, mr, vectors per row) of a contraction's block of accumulators:
+    nr two vectors along v, mr rows along m, 3/4 of the vector registers in
+    all (the rest hold the broadcast and the loaded vectors)."""
+    lanes = cpu.lanes(_element_bytes(op))
+    v, m = _vector_dims(op, extents)
+    budget = max(4, cpu.vector_registers * 3 // 4)
+    # Two vectors wide: with four (a whole 64-wide f32 output), LLVM 22's JIT
+    # code for a 3x3 convolution crashed (SIGSEGV, conv_pool payload).
+    nr = _largest_divisor(extents[v], 2 * lanes, lanes) if v is not None else 1
+    vecs = max(1, -(-nr // lanes))
+    mr = _largest_divisor(extents[m], max(1, budget // vecs)) if m is not None else 1
+    return nr, mr, vecs
+
+
+def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTiling:
+    lanes = cpu.lanes(_element_bytes(op))
+    v, m = _vector_dims(op, extents)
     reg = [1 if k == "parallel" else 0 for k in op.iterators]
     if is_contraction(op):
-        # Accumulators: 3/4 of the registers, the rest for the broadcast
-        # operand and the vectors of the second operand.
-        budget = max(4, cpu.vector_registers * 3 // 4)
-        # Two vectors wide: with four (a whole 64-wide f32 output), LLVM 22's JIT
-        # code for a 3x3 convolution crashed (SIGSEGV, conv_pool payload).
-        nr = _largest_divisor(extents[v], 2 * lanes, lanes) if v is not None else 1
-        vecs = max(1, -(-nr // lanes))
-        mr = _largest_divisor(extents[m], max(1, budget // vecs)) if m is not None else 1
+        nr, mr, vecs = _register_block(op, extents, cpu)
         if v is not None:
             reg[v] = nr
         if m is not None:
@@ -327,16 +342,11 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
             _sole_user(payload, payload.ops[init.value.index], {op.index}) is not None:
         inits.append(init.value.index)
 
-    lanes = cpu.lanes(_element_bytes(op))
+    v, m = _vector_dims(op, ext)
+    if v is None:
+        return None
+    nr, mr, vecs = _register_block(op, ext, cpu)
     parallel_out = [d for d in out_dims if op.iterators[d] == "parallel"]
-    v = parallel_out[-1]
-    m = next((d for d in reversed(parallel_out[:-1]) if ext[d] > 1), None)
-    budget = max(4, cpu.vector_registers * 3 // 4)  # the rest: the broadcast and the loaded vectors
-    # Two vectors wide: with four (a whole 64-wide f32 output), LLVM 22's JIT
-    # code for a 3x3 convolution crashed (SIGSEGV, conv_pool payload).
-    nr = _largest_divisor(ext[v], 2 * lanes, lanes)
-    vecs = max(1, -(-nr // lanes))
-    mr = _largest_divisor(ext[m], max(1, budget // vecs)) if m is not None else 1
     m_pos = out_dims.index(m) if m is not None else len(out_dims)
     root_ext = [ext[d] for d in out_dims]
     panel = [nr if d == v else 0 for d in out_dims]

@@ -131,11 +131,10 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
     c_op = plan.ops[k.contraction]
     root_op = plan.ops[k.root]
     fused = [*k.chain, *([k.contraction] if k.root != k.contraction else []), *k.inits]
-    matched = [k.root, *fused] if k.root != k.contraction else [k.root, *k.chain, *k.inits]
+    matched = [k.root, *fused]
     panel_loops = [f"{base}_pl{d}" for d, s in enumerate(k.panel_sizes) if s]
     row_loops = [f"{base}_rl{d}" for d, s in enumerate(k.row_sizes) if s]
     red_loops = [f"{base}_kl{d}" for d, s in enumerate(k.reduction_sizes) if s]
-    c_name = "op" + str(k.contraction)
     return {
         "base": base, "root": k.root, "contraction": k.contraction,
         "root_label": f"op{k.root} {root_op.name}", "c_label": f"op{k.contraction} {c_op.name}",
@@ -144,7 +143,7 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         # ops fused into each level, nearest the root first (producers before their own producers)
         "fused": [{"op": i, "var": f"{base}_op{i}"} for i in fused],
         "root_var": f"{base}_op{k.root}", "c_var": f"{base}_op{k.contraction}",
-        "c_is_root": k.root == k.contraction, "c_generalize": c_op.name.startswith("linalg."), "c_name": c_name,
+        "c_is_root": k.root == k.contraction, "c_generalize": c_op.name.startswith("linalg."),
         "panel_sizes": k.panel_sizes, "panel_loops": panel_loops,
         "row_sizes": k.row_sizes, "row_loops": row_loops,
         "reduction_sizes": k.reduction_sizes, "red_loops": red_loops,
@@ -165,7 +164,7 @@ def render(plan: Plan) -> str:
                                                                                    *k.inits)})
     return template.render(plan=plan, version=__version__, groups=_groups(plan), cpu=plan.target.cpu,
                            untiled_inner=untiled_inner, named_ops=named,
-                           kernels_any=any(k["packed"] is not None for k in kernels),
+                           packs_panels=any(k["packed"] is not None for k in kernels),
 
                            nests=[_nest_view(plan, n, kernels) for n in plan.nests],
                            # in the order the loops appear in the transformed IR (each at its root)

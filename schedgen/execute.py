@@ -242,7 +242,7 @@ def _parallel_passes(threads: int) -> tuple[str, ...]:
     MLIR async runtime; with one thread it stays a sequential loop."""
     if threads <= 1:
         return ()
-    return (os.environ.get("SG_APF", f"async-parallel-for{{async-dispatch=false num-workers={threads} min-task-size=1}}"),
+    return (f"async-parallel-for{{async-dispatch=false num-workers={threads} min-task-size=1}}",
             "async-to-async-runtime", "async-runtime-ref-counting", "async-runtime-ref-counting-opt",
             "convert-async-to-llvm")
 
@@ -419,7 +419,8 @@ def _result_freer(inputs: list[np.ndarray], descs: list[Any]) -> Any:
         freed: set[int] = set()
         for desc in descs:
             ptr = int(desc.allocated)  # a c_longlong field
-            if not ptr or ptr in freed or any(lo <= ptr < hi for lo, hi in spans):
+            # (a memref.global's descriptor carries 0xdeadbeef there: nothing to free)
+            if not ptr or ptr == 0xDEADBEEF or ptr in freed or any(lo <= ptr < hi for lo, hi in spans):
                 continue
             libc.free(ptr)
             freed.add(ptr)

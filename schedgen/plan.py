@@ -189,8 +189,9 @@ def format_table(plan: Plan) -> str:
             lines.append(f"{'':<5}   note: {note}")
         if plan.target.cpu is not None:
             cores = plan.target.cpu.cores if n.id in plan.parallel_nests else 1
-            lines.append(f"{'':<5}   cpu: runs on {cores} core(s)"
-                         + ("" if cores > 1 else f" (under {plan.target.cpu.parallel_min_ms:g} ms on one)"))
+            why = "" if cores > 1 else (f" (under {plan.target.cpu.parallel_min_ms:g} ms on one)"
+                                        if n.loop_kind == "scf.forall" else " (sequential scf.for)")
+            lines.append(f"{'':<5}   cpu: runs on {cores} core(s){why}")
             members = {o.index for o in n.ops}
             for k in plan.kernels:
                 if k.root in members:

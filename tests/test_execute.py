@@ -371,3 +371,24 @@ def test_llvm_assertion_report_names_the_assertion(tmp_path) -> None:
     msg = _describe_death(proc.returncode, proc.stderr, "lowering")
     assert "\n" not in msg and "while lowering" in msg
     assert "Assertion" in msg and "Stack dump" not in msg and "PLEASE submit" not in msg
+
+
+def test_timed_calls_free_fresh_results_but_never_constants_or_inputs() -> None:
+    """Between timed calls the harness frees what a call returned: a fresh
+    result, but not a memref.global (returned constant) nor an input the
+    function hands back; min_seconds adds calls until the timed ones add up."""
+    from schedgen.execute import time_function
+
+    text = """
+func.func @g(%x: tensor<1024xf32>) -> (tensor<4xf32>, tensor<1024xf32>, tensor<1024xf32>) {
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %e = tensor.empty() : tensor<1024xf32>
+  %d = linalg.add ins(%x, %x : tensor<1024xf32>, tensor<1024xf32>) outs(%e : tensor<1024xf32>) -> tensor<1024xf32>
+  return %c, %x, %d : tensor<4xf32>, tensor<1024xf32>, tensor<1024xf32>
+}
+"""
+    x = np.arange(1024, dtype=np.float32)
+    outputs, times = time_function(text, "g", [x], repeats=3, warmup=1, min_seconds=0.01)
+    assert outputs[0].tolist() == [1.0, 2.0, 3.0, 4.0]
+    assert np.array_equal(outputs[1], x) and np.array_equal(outputs[2], 2 * x)
+    assert len(times) > 3 and sum(times) >= 0.01
