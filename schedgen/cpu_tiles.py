@@ -275,7 +275,7 @@ def cpu_levels(payload: Payload, plan: Plan, cpu: CpuInfo) -> tuple[list[Registe
             k = register_kernel(payload, payload.ops[idx], extents, set(handled) - taken, cpu, looped)
             if k is not None:
                 kernels.append(k)
-                taken |= {k.root, k.contraction, *k.chain, *k.inits}
+                taken |= k.ops
         for idx in handled:
             if idx not in taken:
                 inner[idx] = inner_tiling(payload.ops[idx], extents[idx], cpu)

@@ -76,12 +76,12 @@ def _nest_view(plan: Plan, n: LoopNest, kernel_views: list[dict]) -> dict:
     if fuse_all:
         handles = {i: h for i, h in handles.items() if i == n.root.index or i in {c.index for c in n.consumers}}
     inner = {t.op: t for t in plan.inner}
-    in_kernels = {o for k in plan.kernels for o in (k.root, k.contraction, *k.chain, *k.inits)}
+    in_kernels: set[int] = set().union(*(k.ops for k in plan.kernels))
     return {
         "inner": [_inner_view(plan, inner[i], h) for i, h in sorted(handles.items()) if i in inner],
         # ops named (schedgen.op) for @schedgen_cpu_levels: inner tilings and register kernels
         "named": [{"op": i, "source_handle": h} for i, h in sorted(handles.items()) if i in inner or i in in_kernels],
-        "kernels": [kv for kv in kernel_views if kv["root"] in handles],
+        "kernels": [kv for k, kv in zip(plan.kernels, kernel_views) if k.root in handles],
         "id": n.id, "root": f"op{n.root.index} {n.root.name}", "line": n.root.line,
         "ops": ", ".join(o.label for o in n.ops),
         "tile_sizes": n.tile_sizes, "dims": ", ".join(f"d{d}" for d in range(root_dims)),
@@ -125,28 +125,46 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
             "accumulators": t.accumulators}
 
 
+def _fusion_steps(ops: list[tuple[str, str]], loop: str, suffix: str) -> tuple[list[dict], str]:
+    """fuse_into_containing_op steps of (handle, name) pairs into `loop`, each
+    into the loop handle the previous one returned; and the last loop handle."""
+    steps = []
+    for i, (source, name) in enumerate(ops, 1):
+        after = f"{loop}_{i}"
+        steps.append({"source": source, "fused": f"{name}_{suffix}", "into": loop if i == 1 else f"{loop}_{i - 1}",
+                      "loop": after})
+    return steps, steps[-1]["loop"] if steps else loop
+
+
 def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
-    """Handles and steps of one register kernel (names k<number>_...)."""
+    """Handles and steps of one register kernel (names k<number>_...); the
+    template only writes them out."""
     base = f"k{number}"
     c_op = plan.ops[k.contraction]
     root_op = plan.ops[k.root]
-    fused = [*k.chain, *([k.contraction] if k.root != k.contraction else []), *k.inits]
-    matched = [k.root, *fused]
+    var = {i: f"{base}_op{i}" for i in k.ops}
+    c_is_root = k.root == k.contraction
+    # ops fused into each level, nearest the root first (producers before their own producers)
+    fused = [*k.chain, *([] if c_is_root else [k.contraction]), *k.inits]
     panel_loops = [f"{base}_pl{d}" for d, s in enumerate(k.panel_sizes) if s]
     row_loops = [f"{base}_rl{d}" for d, s in enumerate(k.row_sizes) if s]
-    red_loops = [f"{base}_kl{d}" for d, s in enumerate(k.reduction_sizes) if s]
+    panel_steps, panel_loop = _fusion_steps([(var[i], var[i]) for i in fused], panel_loops[-1], "p")
+    c_panel = f"{var[k.contraction]}_p"  # the contraction at the panel level: generalized, then padded
+    c_final = f"{var[k.contraction]}_pad" if k.packed_operand is not None else f"{var[k.contraction]}_g"
+    row_steps, _ = _fusion_steps([(c_final if i == k.contraction else f"{var[i]}_p", var[i]) for i in fused],
+                                 row_loops[-1], "r")
     return {
-        "base": base, "root": k.root, "contraction": k.contraction,
-        "root_label": f"op{k.root} {root_op.name}", "c_label": f"op{k.contraction} {c_op.name}",
+        "base": base, "root_label": f"op{k.root} {root_op.name}", "c_label": f"op{k.contraction} {c_op.name}",
         "chain_labels": ", ".join(f"op{i}" for i in k.chain), "init_labels": ", ".join(f"op{i}" for i in k.inits),
-        "matched": [{"op": i, "var": f"{base}_op{i}"} for i in matched],
-        # ops fused into each level, nearest the root first (producers before their own producers)
-        "fused": [{"op": i, "var": f"{base}_op{i}"} for i in fused],
-        "root_var": f"{base}_op{k.root}", "c_var": f"{base}_op{k.contraction}",
-        "c_is_root": k.root == k.contraction, "c_generalize": c_op.name.startswith("linalg."),
-        "panel_sizes": k.panel_sizes, "panel_loops": panel_loops,
-        "row_sizes": k.row_sizes, "row_loops": row_loops,
-        "reduction_sizes": k.reduction_sizes, "red_loops": red_loops,
+        "matched": [{"op": i, "var": var[i]} for i in [k.root, *fused]],
+        "root_var": var[k.root], "c_var": var[k.contraction], "c_is_root": c_is_root,
+        "panel_sizes": k.panel_sizes, "panel_loops": panel_loops, "panel_steps": panel_steps,
+        "panel_loop": panel_loop, "c_panel": c_panel,
+        "row_source": c_final if c_is_root else f"{var[k.root]}_p",
+        "row_sizes": k.row_sizes, "row_loops": row_loops, "row_steps": row_steps,
+        "reduction_source": f"{var[k.contraction]}_r",
+        "reduction_sizes": k.reduction_sizes,
+        "red_loops": [f"{base}_kl{d}" for d, s in enumerate(k.reduction_sizes) if s],
         "extents": k.extents, "accumulators": k.accumulators,
         "packed": k.packed_operand, "pad_dims": k.pad_dims, "padding_values": k.padding_values,
         "nofold": [1 if i == k.packed_operand else 0 for i in range(len(k.padding_values))],
@@ -160,12 +178,10 @@ def render(plan: Plan) -> str:
     untiled_inner = [_inner_view(plan, inner[u.op.index], _var(u.op.index)) for u in plan.untiled
                      if u.op.index in inner]
     kernels = [_kernel_view(plan, k, i + 1) for i, k in enumerate(plan.kernels)]
-    named = sorted({t.op for t in plan.inner} | {o for k in plan.kernels for o in (k.root, k.contraction, *k.chain,
-                                                                                   *k.inits)})
+    named = sorted({t.op for t in plan.inner}.union(*(k.ops for k in plan.kernels)))
     return template.render(plan=plan, version=__version__, groups=_groups(plan), cpu=plan.target.cpu,
                            untiled_inner=untiled_inner, named_ops=named,
-                           packs_panels=any(k["packed"] is not None for k in kernels),
-
+                           packs_panels=any(k.packed_operand is not None for k in plan.kernels),
                            nests=[_nest_view(plan, n, kernels) for n in plan.nests],
                            # in the order the loops appear in the transformed IR (each at its root)
                            ir_order_footprints=[n.footprint_bytes for n in

@@ -362,14 +362,22 @@ def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_leve
         return outputs, times
 
 
+def _libc() -> Any:
+    """The C library the JIT-compiled code allocates with (this process's own)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None)
+    libc.free.argtypes = [ctypes.c_void_p]
+    libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    return libc
+
+
 def _page_aligned(arr: np.ndarray) -> np.ndarray:
     """A C-contiguous copy starting on a page boundary -- a 2 MiB one, with
     transparent huge pages asked for (as numpy does for its large arrays),
     when the array is that large. Vector loads then never straddle cache
     lines by accident, and timings do not swing with where the kernel
     happened to place 4 KiB pages (L2 set conflicts, TLB misses)."""
-    import ctypes
-
     nbytes = max(1, arr.nbytes)
     align = _HUGE_PAGE if nbytes >= _HUGE_PAGE else 4096
     raw = np.empty(nbytes + align, dtype=np.uint8)
@@ -377,8 +385,7 @@ def _page_aligned(arr: np.ndarray) -> np.ndarray:
     out = raw[start:start + nbytes].view(arr.dtype).reshape(arr.shape)
     if align == _HUGE_PAGE:
         try:
-            length = nbytes // _HUGE_PAGE * _HUGE_PAGE
-            ctypes.CDLL(None).madvise(ctypes.c_void_p(out.ctypes.data), ctypes.c_size_t(length), 14)  # MADV_HUGEPAGE
+            _libc().madvise(out.ctypes.data, nbytes // _HUGE_PAGE * _HUGE_PAGE, 14)  # MADV_HUGEPAGE
         except (OSError, AttributeError):
             pass
     out[...] = arr
@@ -395,10 +402,8 @@ def _keep_freed_memory() -> None:
     results and local buffers again (and, on several threads, pay for TLB
     shootdowns on munmap). Keep such blocks in the heap instead: a
     benchmark measures the kernel, as a caching allocator would serve it."""
-    import ctypes
-
     try:
-        libc = ctypes.CDLL(None)
+        libc = _libc()
         libc.mallopt(-3, 32 << 20)  # M_MMAP_THRESHOLD: glibc's maximum, 32 MiB
         libc.mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD: keep up to 1 GiB of freed heap
     except (OSError, AttributeError):
@@ -409,10 +414,7 @@ def _result_freer(inputs: list[np.ndarray], descs: list[Any]) -> Any:
     """A function that frees the buffers the last call returned (memref.alloc
     lowers to malloc; `allocated` is malloc's pointer), skipping any result
     that is an input's own memory."""
-    import ctypes
-
-    libc = ctypes.CDLL(None)
-    libc.free.argtypes = [ctypes.c_void_p]
+    libc = _libc()
     spans = [(a.ctypes.data, a.ctypes.data + max(1, a.nbytes)) for a in inputs]
 
     def free_results() -> None:

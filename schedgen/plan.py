@@ -122,6 +122,10 @@ class RegisterKernel(BaseModel):
     copy_sizes: list[int] = []  # tiling of the copy (a few rows at a time)
     accumulators: int  # vector registers the row tile keeps live
 
+    @property
+    def ops(self) -> set[int]:
+        return {self.root, self.contraction, *self.chain, *self.inits}
+
 
 class UntiledOp(BaseModel):
     op: OpRef
