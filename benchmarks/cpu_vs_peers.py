@@ -34,6 +34,7 @@ from schedgen.emit import render  # noqa: E402
 from schedgen.execute import random_inputs, time_function  # noqa: E402
 from schedgen.payload import load_payload  # noqa: E402
 from schedgen.planner import plan  # noqa: E402
+from schedgen.progress import progress  # noqa: E402
 from schedgen.target import host_target  # noqa: E402
 
 KERNELS = ["matmul_bias_relu", "conv_bias_relu", "mlp", "softmax", "layernorm"]
@@ -128,17 +129,20 @@ def main() -> int:
             cases.append((kernel, payload, model, apply_schedule(payload, schedule),
                           random_inputs(list(model.arg_types), 0)))
         samples: dict[tuple[str, int, str], list[float | str]] = {}
-        for r in range(args.rounds):
-            for kernel, payload, model, transformed, inputs in cases:
-                for t in args.threads:
-                    _, times = time_function(transformed, model.func_name, inputs, threads=t,
-                                             repeats=args.repeats, warmup=1, min_seconds=args.min_time)
-                    samples.setdefault((kernel, t, "ours"), []).append(statistics.median(times))
-                    samples.setdefault((kernel, t, "iree"), []).append(
-                        iree_times(payload, model.func_name, inputs, t, args.repeats, work))
-                    if kernel == "matmul_bias_relu":
-                        samples.setdefault((kernel, t, "blas"), []).append(numpy_time(t, args.repeats))
-                print(f"  round {r + 1}/{args.rounds}: {kernel}", file=sys.stderr, flush=True)
+        with progress("peer rounds", total=args.rounds * len(cases) * len(args.threads), unit=" config") as bar:
+            for r in range(args.rounds):
+                for kernel, payload, model, transformed, inputs in cases:
+                    for t in args.threads:
+                        bar.status(f"round {r + 1}/{args.rounds}: {kernel}, {t} thread(s)")
+                        _, times = time_function(transformed, model.func_name, inputs, threads=t,
+                                                 repeats=args.repeats, warmup=1, min_seconds=args.min_time)
+                        samples.setdefault((kernel, t, "ours"), []).append(statistics.median(times))
+                        samples.setdefault((kernel, t, "iree"), []).append(
+                            iree_times(payload, model.func_name, inputs, t, args.repeats, work))
+                        if kernel == "matmul_bias_relu":
+                            samples.setdefault((kernel, t, "blas"), []).append(numpy_time(t, args.repeats))
+                        bar.update()
+                    bar.write(f"  round {r + 1}/{args.rounds}: {kernel}")
 
         def summary(key: tuple[str, int, str]) -> float | str | None:
             got = samples.get(key)

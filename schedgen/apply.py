@@ -29,7 +29,7 @@ class ScheduleInfo:
     memory_bytes: int | None
     alignment_bytes: int = 1
     footprint: str = "analytic"
-    nest_footprints: tuple[int, ...] = ()  # the planner's figure per nest, in IR (program) order
+    nest_footprints: tuple[int, ...] = ()  # the planner's figure per nest, by nest id (1, 2, ...)
     tile_stage: bool = False  # has @schedgen_tile (a CPU schedule: tiling, then CPU levels and lowering)
 
 
@@ -84,18 +84,25 @@ def transform_payload(payload_path: Path | str, schedule_path: Path | str, entry
     payload = parse_file(payload_path, ctx, "payload")
     schedule = parse_file(schedule_path, ctx, "schedule")
     with ctx, ir.Location.unknown():
-        sequence = _entry(schedule, str(schedule_path), entry)
-        info = schedule_info(schedule)
-        if info.func is not None and not _has_function(payload, info.func):
-            raise SchedgenError(str(schedule_path), f"schedule is for function @{info.func}, which {payload_path} "
-                                "does not define")
-        try:
-            interpreter.apply_named_sequence(payload.operation, sequence, schedule)
-        except ValueError as exc:
-            text = str(exc).replace("Failed to apply named transform sequence.", "").strip()
-            where = first_location(text, str(schedule_path))
-            first = _DIAG.sub("", text.splitlines()[0]) if text else "transform interpreter failed"
-            raise SchedgenError(where, f"schedule does not apply to {payload_path}: {one_line(first)}") from None
-        if not payload.operation.verify():
-            raise SchedgenError(str(schedule_path), f"transformed {payload_path} does not verify")
-        return payload
+        apply_parsed(payload, schedule, payload_path, schedule_path, entry)
+    return payload
+
+
+def apply_parsed(payload: ir.Module, schedule: ir.Module, payload_path: Path, schedule_path: Path,
+                 entry: str = ENTRY) -> None:
+    """Apply the parsed `schedule` to the parsed `payload` in place (inside
+    their context); SchedgenError with the schedule's file:line on failure."""
+    sequence = _entry(schedule, str(schedule_path), entry)
+    info = schedule_info(schedule)
+    if info.func is not None and not _has_function(payload, info.func):
+        raise SchedgenError(str(schedule_path), f"schedule is for function @{info.func}, which {payload_path} "
+                            "does not define")
+    try:
+        interpreter.apply_named_sequence(payload.operation, sequence, schedule)
+    except ValueError as exc:
+        text = str(exc).replace("Failed to apply named transform sequence.", "").strip()
+        where = first_location(text, str(schedule_path))
+        first = _DIAG.sub("", text.splitlines()[0]) if text else "transform interpreter failed"
+        raise SchedgenError(where, f"schedule does not apply to {payload_path}: {one_line(first)}") from None
+    if not payload.operation.verify():
+        raise SchedgenError(str(schedule_path), f"transformed {payload_path} does not verify")

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from schedgen.execute import random_inputs, time_function
 from schedgen.payload import Payload, TileableOp, load_payload
+from schedgen.progress import progress
 
 # Arithmetic per body op (an FMA is two); everything else in a body (casts,
 # compares, selects, yields) counts nothing.
@@ -53,11 +54,19 @@ def bench(payload_path: Path | str, schedule_path: Path | str | None = None, thr
     from schedgen.apply import apply_schedule
 
     payload_path = Path(payload_path)
-    model = load_payload(payload_path, func)
-    text = apply_schedule(payload_path, schedule_path) if schedule_path else payload_path.read_text()
-    inputs = random_inputs(list(model.arg_types), seed=0)
-    _, times = time_function(text, model.func_name, inputs, timeout=timeout, threads=threads, repeats=repeats,
-                             warmup=warmup, min_seconds=min_seconds)
+    # The runs are timed in a child process (schedgen.execute): the bar shows the phase, not each run.
+    phases = "{desc}: step {n_fmt}/{total_fmt} [{elapsed}]{postfix}"
+    with progress(f"bench {payload_path.name}", total=2, bar_format=phases) as bar:
+        bar.status("applying the schedule" if schedule_path else "loading")
+        model = load_payload(payload_path, func)
+        text = apply_schedule(payload_path, schedule_path) if schedule_path else payload_path.read_text()
+        inputs = random_inputs(list(model.arg_types), seed=0)
+        bar.update()
+        bar.status(f"compiling, {warmup} warm-up + {repeats}+ timed runs"
+                   + (f" (at least {min_seconds:g} s)" if min_seconds else ""))
+        _, times = time_function(text, model.func_name, inputs, timeout=timeout, threads=threads, repeats=repeats,
+                                 warmup=warmup, min_seconds=min_seconds)
+        bar.update()
     median = statistics.median(times)
     flops = payload_flops(model)
     gflops = flops / median / 1e9 if median > 0 else 0.0

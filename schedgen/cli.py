@@ -1,4 +1,4 @@
-"""`schedgen` command line: generate, explain, mark, apply, verify, bench, peak.
+"""`schedgen` command line: generate, explain, mark, apply, check, verify, bench, peak.
 
 Bad input ends with one line on stderr naming file:line and op, exit code 2,
 and no output file; a failed verification exits 1.
@@ -33,15 +33,28 @@ def _add_footprint(p: argparse.ArgumentParser) -> None:
                    help="analytic estimate, or precise: simulate each loop body's buffers (slower, larger tiles)")
 
 
+def _add_budget_override(p: argparse.ArgumentParser) -> None:
+    """check / verify: what to measure a schedule against."""
+    p.add_argument("--func", help="function (default: the only public one)")
+    p.add_argument("--target", help="budget from this target instead of the schedule's own")
+    p.add_argument("--memory", type=int, metavar="BYTES", help="budget in bytes instead of the schedule's own")
+    p.add_argument("--footprint", choices=["analytic", "precise"],
+                   help="how to measure loop bodies (default: the mode the schedule was made with)")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="schedgen", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="verb", required=True)
     g = sub.add_parser("generate", help="plan and write a transform schedule")
     _add_planning(g)
     g.add_argument("-o", "--output", type=Path, help="schedule file (default: stdout)")
+    g.add_argument("--force", action="store_true",
+                   help="overwrite OUTPUT even if it was edited since schedgen wrote it (or is not a schedule)")
     e = sub.add_parser("explain", help="print the plan: nests, tile sizes, fused ops, footprints")
     _add_planning(e)
     e.add_argument("--json", action="store_true", help="the plan as JSON")
+    e.add_argument("--graph", type=Path, metavar="OUT.dot|OUT.svg",
+                   help="also write the op DAG with its nests and fuse groups (Graphviz DOT, or SVG through `dot`)")
     mk = sub.add_parser("mark", help="write a copy of the payload with its fuse groups marked")
     mk.add_argument("payload", type=Path)
     mk.add_argument("-o", "--output", type=Path, help="annotated payload (default: stdout)")
@@ -53,13 +66,15 @@ def _parser() -> argparse.ArgumentParser:
     v = sub.add_parser("verify", help="apply, execute original and transformed, compare; measure footprints")
     v.add_argument("payload", type=Path)
     v.add_argument("schedule", type=Path)
-    v.add_argument("--func", help="function (default: the only public one)")
-    v.add_argument("--target", help="budget from this target instead of the schedule's own")
-    v.add_argument("--memory", type=int, metavar="BYTES", help="budget in bytes instead of the schedule's own")
+    _add_budget_override(v)
     v.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
-    v.add_argument("--footprint", choices=["analytic", "precise"],
-                   help="how to measure loop bodies (default: the mode the schedule was made with)")
     v.add_argument("--json", action="store_true", help="the report as JSON")
+    c = sub.add_parser("check", help="apply to a copy, no execution: per nest the tiles in the IR, fused ops, "
+                                     "footprint vs budget, ops computed twice; exit 1 on a violation")
+    c.add_argument("payload", type=Path)
+    c.add_argument("schedule", type=Path)
+    _add_budget_override(c)
+    c.add_argument("--json", action="store_true", help="the report as JSON")
     b = sub.add_parser("bench", help="compile and time a payload on this CPU: median, GFLOP/s, %% of peak")
     b.add_argument("payload", type=Path)
     how = b.add_mutually_exclusive_group()
@@ -77,14 +92,40 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def write_output(path: Path | None, text: str, inputs: list[Path]) -> None:
-    """stdout, or an atomic write (temp file + rename) that never replaces an input."""
-    if path is None:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
-        return
+def _refuse_inputs(path: Path, inputs: list[Path]) -> None:
     for src in inputs:
         if src.exists() and path.exists() and os.path.samefile(src, path):
             raise SchedgenError(str(path), "refusing to overwrite an input file")
+
+
+def _mode_for(path: Path) -> int:
+    """The mode a plain `open(path, "w")` would leave: the file's own if it
+    exists, else 0666 less the umask."""
+    if path.exists():
+        return path.stat().st_mode & 0o777
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def write_output(path: Path | None, text: str, inputs: list[Path]) -> None:
+    """stdout, or an atomic write (temp file + rename) that never replaces an
+    input. A path that is not a regular file (/dev/stdout, a FIFO) is written
+    in place: renaming over it would replace the device node."""
+    text = text if text.endswith("\n") else text + "\n"
+    if path is None:
+        sys.stdout.write(text)
+        return
+    _refuse_inputs(path, inputs)
+    if path.is_dir():
+        raise SchedgenError(str(path), "cannot write output: it is a directory")
+    if path.exists() and not path.is_file():
+        try:
+            with open(path, "w") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise SchedgenError(str(path), f"cannot write output: {exc.strerror}") from None
+        return
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise SchedgenError(str(path), "cannot write output: no such directory")
@@ -94,7 +135,8 @@ def write_output(path: Path | None, text: str, inputs: list[Path]) -> None:
         raise SchedgenError(str(path), f"cannot write output: {exc.strerror}") from None
     try:
         with os.fdopen(fd, "w") as fh:
-            fh.write(text if text.endswith("\n") else text + "\n")
+            fh.write(text)
+        os.chmod(tmp, _mode_for(path))  # mkstemp makes the file private
         os.replace(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
@@ -116,12 +158,23 @@ def _plan(args: argparse.Namespace) -> Plan:
 
 def _run(args: argparse.Namespace) -> int:
     if args.verb == "generate":
-        from schedgen.emit import render
+        from schedgen.emit import is_untouched, render
 
+        if args.output is not None and args.output.is_file() and not args.force:
+            _refuse_inputs(args.output, [args.payload])
+            if not is_untouched(args.output.read_text(errors="replace")):  # a person's edits, or no schedule
+                raise SchedgenError(str(args.output), "exists and is not what schedgen wrote there (edited since?); "
+                                    "pass --force to overwrite it")
         write_output(args.output, render(_plan(args)), [args.payload])
         return 0
     if args.verb == "explain":
+        if args.graph is not None:
+            from schedgen.graph_view import graph_format, graph_text
+
+            graph_format(args.graph)  # before planning: a bad suffix or no `dot` fails fast
         plan = _plan(args)
+        if args.graph is not None:
+            write_output(args.graph, graph_text(plan, args.graph), [args.payload])
         print(plan.model_dump_json(indent=2) if args.json else format_table(plan))
         return 0
     if args.verb == "mark":
@@ -134,16 +187,18 @@ def _run(args: argparse.Namespace) -> int:
 
         write_output(args.output, apply_schedule(args.payload, args.schedule), [args.payload, args.schedule])
         return 0
+    if args.verb == "check":
+        from schedgen.check import check, format_check
+
+        report = check(args.payload, args.schedule, args.func, _budget(args), args.footprint)
+        print(report.model_dump_json(indent=2) if args.json else format_check(report))
+        return 0 if report.ok else 1
     if args.verb == "verify":
-        from schedgen.target import load_target
         from schedgen.verify import format_report, verify
 
-        memory = args.memory
-        if args.target is not None:
-            memory = load_target(args.target, args.memory).memory_bytes
-        report = verify(args.payload, args.schedule, args.func, memory, args.seed, footprint=args.footprint)
-        print(report.model_dump_json(indent=2) if args.json else format_report(report))
-        return 0 if report.ok else 1
+        vreport = verify(args.payload, args.schedule, args.func, _budget(args), args.seed, footprint=args.footprint)
+        print(vreport.model_dump_json(indent=2) if args.json else format_report(vreport))
+        return 0 if vreport.ok else 1
     if args.verb == "peak":
         from schedgen.cpu import detect_host
 
@@ -155,6 +210,15 @@ def _run(args: argparse.Namespace) -> int:
     if args.verb == "bench":
         return _bench(args)
     raise AssertionError(args.verb)
+
+
+def _budget(args: argparse.Namespace) -> int | None:
+    """--memory, or --target's budget (with --memory applied); None: the schedule's own."""
+    if args.target is None:
+        return args.memory
+    from schedgen.target import load_target
+
+    return load_target(args.target, args.memory).memory_bytes
 
 
 def _peak(cpu, force: bool = False) -> tuple[float, Path]:

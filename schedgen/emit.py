@@ -4,6 +4,8 @@ every line of transform IR comes from the template."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from collections import defaultdict
 from importlib import resources
 
@@ -15,7 +17,9 @@ from schedgen.plan import InnerTiling, LoopNest, Plan, RegisterKernel
 TEMPLATE = "schedule.mlir.j2"
 
 
-def _environment() -> jinja2.Environment:
+@functools.cache
+def environment() -> jinja2.Environment:
+    """The Jinja2 environment of every template shipped in schedgen.templates."""
     loader = jinja2.FunctionLoader(
         lambda name: resources.files("schedgen.templates").joinpath(name).read_text())
     return jinja2.Environment(loader=loader, undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
@@ -172,8 +176,35 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
     }
 
 
+# The second line of every generated schedule: a digest of the rest, so that
+# `generate` can tell a file it wrote, untouched, from one a person edited.
+_DIGEST = "//   digest:    "
+_DIGEST_NOTE = " (of this file as generated: `schedgen generate` overwrites it only while it matches, or with --force)"
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _stamp(text: str) -> str:
+    first, rest = text.split("\n", 1)
+    return f"{first}\n{_DIGEST}{_digest(first + rest)}{_DIGEST_NOTE}\n{rest}"
+
+
+def is_untouched(text: str) -> bool:
+    """Whether `text` is a schedule exactly as schedgen generated it."""
+    lines = text.split("\n", 2)
+    if len(lines) < 3 or not lines[1].startswith(_DIGEST):
+        return False
+    return lines[1][len(_DIGEST):].split(" ", 1)[0] == _digest(lines[0] + lines[2])
+
+
 def render(plan: Plan) -> str:
-    template = _environment().get_template(TEMPLATE)
+    return _stamp(_render(plan))
+
+
+def _render(plan: Plan) -> str:
+    template = environment().get_template(TEMPLATE)
     inner = {t.op: t for t in plan.inner}
     untiled_inner = [_inner_view(plan, inner[u.op.index], _var(u.op.index)) for u in plan.untiled
                      if u.op.index in inner]
@@ -182,7 +213,4 @@ def render(plan: Plan) -> str:
     return template.render(plan=plan, version=__version__, groups=_groups(plan), cpu=plan.target.cpu,
                            untiled_inner=untiled_inner, named_ops=named,
                            packs_panels=any(k.packed_operand is not None for k in plan.kernels),
-                           nests=[_nest_view(plan, n, kernels) for n in plan.nests],
-                           # in the order the loops appear in the transformed IR (each at its root)
-                           ir_order_footprints=[n.footprint_bytes for n in
-                                                sorted(plan.nests, key=lambda n: n.root.index)])
+                           nests=[_nest_view(plan, n, kernels) for n in plan.nests])

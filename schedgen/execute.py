@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from schedgen.math_approx import approximate_exp
@@ -58,9 +59,11 @@ _TO_LLVM = (
 LOWERING_PIPELINE = f"builtin.module({','.join(_TO_LOOPS + _TO_LLVM)})"
 
 # Element type as MLIR prints it -> numpy dtype. i1 is a byte per element in
-# LLVM memory, like numpy's bool. bf16 is left out: numpy needs ml_dtypes.
+# LLVM memory, like numpy's bool; bf16 comes from ml_dtypes (as the MLIR
+# runtime's own numpy bridge expects).
 _NP_DTYPES: dict[str, np.dtype[Any]] = {
-    "f16": np.dtype(np.float16), "f32": np.dtype(np.float32), "f64": np.dtype(np.float64),
+    "f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16),
+    "f32": np.dtype(np.float32), "f64": np.dtype(np.float64),
     "i1": np.dtype(np.bool_), "i8": np.dtype(np.int8), "i16": np.dtype(np.int16),
     "i32": np.dtype(np.int32), "i64": np.dtype(np.int64), "index": np.dtype(np.int64),
 }
@@ -143,7 +146,7 @@ def time_function(module_text: str, func_name: str, inputs: list[np.ndarray], ti
         (d / "request.json").write_text(json.dumps({"func": func_name, "opt_level": opt_level, "threads": threads,
                                                     "repeats": repeats, "warmup": warmup,
                                                     "min_seconds": min_seconds}))
-        np.savez(d / "inputs.npz", *[np.asarray(a) for a in inputs])
+        _save_arrays(d / "inputs.npz", [np.asarray(a) for a in inputs])
         env = dict(os.environ)
         # The child must import this package even if it is not installed.
         root = str(Path(__file__).resolve().parent.parent)
@@ -161,10 +164,22 @@ def time_function(module_text: str, func_name: str, inputs: list[np.ndarray], ti
         if proc.returncode != 0 or not out_file.is_file():
             phase = _read(d / "phase.txt") or "starting"
             raise ExecutionError(f"@{func_name}: {_describe_death(proc.returncode, proc.stderr, phase)}")
-        with np.load(out_file) as npz:
-            outputs = [npz[f"arr_{i}"] for i in range(len(npz.files))]
+        outputs = _load_arrays(out_file)
         times = json.loads(_read(d / "times.json") or "[]")
         return outputs, times
+
+
+def _save_arrays(path: Path, arrays: list[np.ndarray]) -> None:
+    """npz keeps only numpy's own dtypes (bf16 would come back as void16):
+    every array is stored as its raw bytes' unsigned view, with its dtype name."""
+    names = np.array([a.dtype.name for a in arrays])
+    np.savez(path, names, *[a.view(f"u{a.dtype.itemsize}") if a.dtype.kind == "V" else a for a in arrays])
+
+
+def _load_arrays(path: Path) -> list[np.ndarray]:
+    with np.load(path) as npz:
+        names = [str(n) for n in npz["arr_0"]]
+        return [npz[f"arr_{i + 1}"].view(numpy_dtype(n)) for i, n in enumerate(names)]
 
 
 def _read(path: Path) -> str:
@@ -212,8 +227,7 @@ def _child(d: Path) -> None:
         (d / "phase.txt").write_text(what)
 
     try:
-        with np.load(d / "inputs.npz") as npz:
-            inputs = [npz[f"arr_{i}"] for i in range(len(npz.files))]
+        inputs = _load_arrays(d / "inputs.npz")
         outputs, times = _lower_and_run((d / "module.mlir").read_text(), func_name, inputs,
                                         int(req["opt_level"]), phase, int(req.get("threads", 1)),
                                         int(req.get("repeats", 0)), int(req.get("warmup", 0)),
@@ -222,7 +236,7 @@ def _child(d: Path) -> None:
         (d / "error.txt").write_text(f"@{func_name}: {exc.message}")
         return
     (d / "times.json").write_text(json.dumps(times))
-    np.savez(d / "outputs.npz", *outputs)
+    _save_arrays(d / "outputs.npz", outputs)
 
 
 def _diagnostics(exc: Exception) -> str:
@@ -643,11 +657,13 @@ class ResultComparison:
 # magnitude accepts that (f32: eps * sqrt(K) * |terms| stays well under it for
 # reductions of thousands of terms) while a wrong or missing tile is still off
 # by O(|terms|). f32 rtol 1e-4 is ~800 ulps; f16 has ~3 decimal digits and
-# accumulates in f16, hence 1e-2; integers must match exactly.
+# accumulates in f16, hence 1e-2; bf16 keeps 8 significant bits (eps 2^-8),
+# so the same ~20 ulps are 8e-2; integers must match exactly.
 _TOLERANCES: dict[str, tuple[float, float]] = {
     "float64": (1e-9, 1e-12),
     "float32": (1e-4, 1e-5),
     "float16": (1e-2, 1e-3),
+    "bfloat16": (8e-2, 1e-2),
 }
 _FLOOR = 1e-2
 

@@ -312,9 +312,14 @@ def _result_shape(op: TileableOp, inner: list[DimTile]) -> tuple[int, ...]:
 
 
 def untiled_footprint(payload: Payload, op: TileableOp, alignment: int = 1) -> Footprint:
-    nest = NestShape(op.index, frozenset({op.index}), op.domain)
-    fp = footprint(payload, nest, alignment)
-    assert fp is not None  # a lone op always has tiles
+    """An op left whole holds its whole operands and results -- more than
+    its iteration space reads when a strided window skips the last rows."""
+    fp = Footprint(alignment=alignment)
+    for operand in op.operands:
+        what = f"op{op.index} result" if operand.is_init else f"op{op.index} reads {operand.value.label()}"
+        fp.add(what, operand.shape, operand.element_bytes)
+    if not any(o.is_init for o in op.operands):  # tensor.pad: result without init
+        fp.add(f"op{op.index} result", op.results[0].shape, op.results[0].element_bytes)
     return fp
 
 

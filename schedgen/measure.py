@@ -63,17 +63,17 @@ def _bytes(t: ir.Type) -> int:
     return prod(t.shape) * element_bytes(t.element_type)
 
 
-def _walk_ops(region_owner: ir.Operation):
+def walk_ops(region_owner: ir.Operation):
     """Ops nested in `region_owner`, not descending into tileable ops' bodies."""
     for region in region_owner.regions:
         for block in region.blocks:
             for op in block.operations:
                 yield op.operation
                 if not is_tileable(op.operation.name):
-                    yield from _walk_ops(op.operation)
+                    yield from walk_ops(op.operation)
 
 
-def _line(op: ir.Operation) -> int:
+def line_of(op: ir.Operation) -> int:
     loc = op.location
     return loc.start_line if loc.is_a_file() else 0
 
@@ -183,7 +183,7 @@ def measure(module: ir.Module, func_name: str, alignment: int = 1, precise: bool
     m = Measurement()
     func = next(op for op in module.body.operations
                 if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == func_name)
-    for op in _walk_ops(func.operation):
+    for op in walk_ops(func.operation):
         if is_tileable(op.name):
             m.op_counts[op.name] = m.op_counts.get(op.name, 0) + 1
     for op in func.regions[0].blocks[0].operations:
@@ -192,14 +192,14 @@ def measure(module: ir.Module, func_name: str, alignment: int = 1, precise: bool
             m.nests.append(_measure_nest(op, alignment, precise))
         elif is_tileable(op.name):
             try:
-                m.untiled.append(MeasuredOp(op.name, _line(op), _body_footprint([op], alignment, precise)))
+                m.untiled.append(MeasuredOp(op.name, line_of(op), _body_footprint([op], alignment, precise)))
             except _Dynamic as exc:
-                m.untiled.append(MeasuredOp(op.name, _line(op), None, f"dynamic type {exc}"))
+                m.untiled.append(MeasuredOp(op.name, line_of(op), None, f"dynamic type {exc}"))
     return m
 
 
 def _measure_nest(outer: ir.Operation, alignment: int, precise: bool) -> MeasuredNest:
-    inside = list(_walk_ops(outer))
+    inside = list(walk_ops(outer))
     loops = [outer] + [o for o in inside if o.name in LOOPS]
     tileable = [o for o in inside if is_tileable(o.name)]
     has_inner = {_enclosing_loop(lp) for lp in loops[1:]}
@@ -215,6 +215,6 @@ def _measure_nest(outer: ir.Operation, alignment: int, precise: bool) -> Measure
                 p = _enclosing_loop(p) if p != outer else None
             body = [o for o in tileable if _enclosing_loop(o) in chain]
             worst = max(worst, _body_footprint(body, alignment, precise))
-        return MeasuredNest(outer.name, _line(outer), names, len(innermost), worst)
+        return MeasuredNest(outer.name, line_of(outer), names, len(innermost), worst)
     except _Dynamic as exc:
-        return MeasuredNest(outer.name, _line(outer), names, len(innermost), None, f"dynamic tile type {exc}")
+        return MeasuredNest(outer.name, line_of(outer), names, len(innermost), None, f"dynamic tile type {exc}")

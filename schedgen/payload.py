@@ -10,6 +10,7 @@ by position.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 from pathlib import Path
 from typing import Literal
 
@@ -19,6 +20,12 @@ from mlir.dialects.transform import interpreter
 from schedgen.errors import SchedgenError
 from schedgen.mlir_env import new_context, parse_file
 
+# Largest tensor accepted: beyond any memory a payload could run in.
+MAX_TENSOR_BYTES = 1 << 40
+# Non-tileable ops that make a tensor without computing it (views, constants, empties).
+_NO_COMPUTE = ("tensor.empty", "arith.constant", "tensor.expand_shape", "tensor.collapse_shape", "tensor.cast",
+               "tensor.reshape", "tensor.bitcast", "tensor.extract_slice", "bufferization.to_tensor",
+               "ml_program.global_load_const")
 # Ops that implement TilingInterface without being linalg structured ops.
 NON_STRUCTURED_TILEABLE = ("tensor.pad", "linalg.pack", "linalg.unpack")
 # linalg ops that are not structured (they survive generalization unchanged).
@@ -114,6 +121,7 @@ class OtherOp:
     name: str
     line: int
     operands: tuple[ValueRef, ...]
+    computes: bool = False  # makes a tensor by computing it (not a view, a constant or an empty)
 
 
 @dataclass(frozen=True)
@@ -197,8 +205,9 @@ def select_function(module: ir.Module, path: str, func: str | None) -> ir.OpView
     if not funcs:
         raise SchedgenError(path, "no public function with a body")
     if len(funcs) > 1:
-        names = ", ".join("@" + _sym_name(f) for f in funcs)
-        raise SchedgenError(path, f"several public functions ({names}); pick one with --func")
+        names = ", ".join(f"@{_sym_name(f)} at line {_loc(f.operation)[0]}" for f in funcs)
+        raise SchedgenError(f"{path}:{_loc(funcs[1].operation)[0]}", f"is one of several public functions ({names}); "
+                            "pick one with --func", op="func.func")
     return funcs[0]
 
 
@@ -209,7 +218,7 @@ def load_payload(path: Path | str, func: str | None = None) -> Payload:
     module = parse_file(path, ctx, "payload")
     with ctx, ir.Location.unknown():
         generalized = ir.Module.parseFile(str(path))
-        _generalize(generalized)
+        generalize(generalized.operation)
         return _build(module, generalized, str(path), func)
 
 
@@ -224,9 +233,10 @@ _GENERALIZE = """module attributes {transform.with_named_sequence} {
 }"""
 
 
-def _generalize(module: ir.Module) -> None:
+def generalize(root: ir.Operation) -> None:
+    """Every linalg op under `root` as linalg.generic, in place (op order kept)."""
     schedule = ir.Module.parse(_GENERALIZE)
-    interpreter.apply_named_sequence(module.operation, schedule.body.operations[0], schedule)
+    interpreter.apply_named_sequence(root, schedule.body.operations[0], schedule)
 
 
 def _loc(op: ir.Operation) -> tuple[int, int]:
@@ -282,25 +292,82 @@ def _build(module: ir.Module, generalized: ir.Module, path: str, func: str | Non
             continue
         line, col = _loc(o)
         if pos not in tileable_pos:
+            computes = o.name not in _NO_COMPUTE and any(isinstance(r.type, ir.RankedTensorType) for r in o.results)
             others.append(OtherOp(other_pos[pos], o.name, line,
-                                  tuple(producer[v] for v in o.operands if v in producer)))
+                                  tuple(producer[v] for v in o.operands if v in producer), computes))
             continue
         ops.append(_tileable(o, gop.operation, tileable_pos[pos], path, line, col, producer, use_of))
     # After the ops, so that a dynamic shape is reported at the op using it.
     line, _ = _loc(fn.operation)
     arg_types = [_static_shape(arg.type, path, line, f"@{fn_name} argument {i}")
                  for i, arg in enumerate(block.arguments)]
+    _refuse_untileable_between(ops, others, path)
     return Payload(path=path, func_name=fn_name, func_line=_loc(fn.operation)[0], arg_types=tuple(arg_types),
                    ops=tuple(ops), others=tuple(others), returns=returns)
+
+
+def _refuse_untileable_between(ops: list[TileableOp], others: list[OtherOp], path: str) -> None:
+    """An op that computes a tensor without TilingInterface, on a path from
+    one tileable op to another (through views), would have to hold its whole
+    tensors in local memory: no schedule can tile it or fuse across it."""
+    fed: set[int] = set()  # others downstream of a tileable op
+    for o in others:  # program order: operands first
+        if any(v.kind == "op" or (v.kind == "other" and v.index in fed) for v in o.operands):
+            fed.add(o.index)
+    feeds = {v.value.index for op in ops for v in op.operands if v.value.kind == "other"}
+    for o in reversed(others):
+        if o.index in feeds:
+            feeds |= {v.index for v in o.operands if v.kind == "other"}
+    for o in others:
+        if o.computes and o.index in fed and o.index in feeds:
+            raise SchedgenError(f"{path}:{o.line}", "computes a tensor between tileable ops but has no "
+                                "TilingInterface: no schedule can tile it or fuse across it (express it as a linalg "
+                                "op, e.g. with mlir-opt --convert-elementwise-to-linalg)", op=o.name)
 
 
 def _static_shape(t: ir.Type, path: str, line: int, what: str) -> tuple[tuple[int, ...], str]:
     if not isinstance(t, ir.RankedTensorType):
         return ((), str(t))
-    rt = ir.RankedTensorType(t)
-    if not rt.has_static_shape:
-        raise SchedgenError(f"{path}:{line}", f"{what} has dynamic shape {t}; only static shapes are supported")
-    return (tuple(rt.shape), str(rt.element_type))
+    _check_shape(ir.RankedTensorType(t), f"{path}:{line}", f"{what} has", None)
+    return (tuple(t.shape), str(t.element_type))
+
+
+def _check_shape(t: ir.RankedTensorType, where: str, what: str, op: str | None) -> None:
+    """Shapes schedgen can plan: static, no empty dim, at most MAX_TENSOR_BYTES."""
+    if not t.has_static_shape:
+        raise SchedgenError(where, f"{what} dynamic shape {t}; only static shapes are supported", op=op)
+    if 0 in t.shape:
+        raise SchedgenError(where, f"{what} the zero-size shape {t}: there is nothing to tile", op=op)
+    size = prod(t.shape) * element_bytes(t.element_type)
+    if size > MAX_TENSOR_BYTES:
+        raise SchedgenError(where, f"{what} the shape {t} of {size} bytes, over the {MAX_TENSOR_BYTES} bytes "
+                            "(1 TiB) a tensor may have here", op=op)
+
+
+def _maps(g: ir.Operation) -> list[ir.AffineMap]:
+    return [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(g.attributes["indexing_maps"])]
+
+
+def iteration_domain(g: ir.Operation) -> tuple[int | None, ...]:
+    """Loop ranges of a tileable op (`g`: linalg ops generalized), read off
+    its operands' static shapes through its indexing maps; None where no
+    operand dim is indexed by the loop alone, or that dim is dynamic (a
+    partial tile). pad and unpack iterate over their result, pack over its
+    source."""
+    if g.name != "linalg.generic":
+        t = g.operands[0].type if g.name == "linalg.pack" else g.results[0].type
+        return tuple(None if ir.ShapedType.is_dynamic_size(n) else n for n in ir.RankedTensorType(t).shape)
+    ranges: list[int | None] = [None] * len(ir.ArrayAttr(g.attributes["iterator_types"]))
+    for v, m in zip(g.operands, _maps(g)):
+        if not isinstance(v.type, ir.RankedTensorType):
+            continue
+        shape = ir.RankedTensorType(v.type).shape
+        for k, e in enumerate(m.results):
+            lin = _linear(e)
+            d = lin.as_dim() if lin is not None else None
+            if d is not None and ranges[d] is None and not ir.ShapedType.is_dynamic_size(shape[k]):
+                ranges[d] = shape[k]
+    return tuple(ranges)
 
 
 def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int, col: int,
@@ -311,8 +378,7 @@ def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int
         if not isinstance(v.type, ir.RankedTensorType):
             return None
         rt = ir.RankedTensorType(v.type)
-        if not rt.has_static_shape:
-            raise SchedgenError(where, f"has dynamic shape {v.type}; only static shapes are supported", op=o.name)
+        _check_shape(rt, where, "has", o.name)
         return tuple(rt.shape), str(rt.element_type), element_bytes(rt.element_type)
 
     results = []
@@ -324,22 +390,18 @@ def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int
         results.append(Result(s[0], s[1], s[2], str(res.type), tuple(use_of(u.owner) for u in res.uses)))
 
     if g.name == "linalg.generic":
-        maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(g.attributes["indexing_maps"])]
+        maps = _maps(g)
         iterators = tuple("parallel" if "parallel" in str(a) else "reduction"
                           for a in ir.ArrayAttr(g.attributes["iterator_types"]))
         n_inputs = len(g.operands) - len(g.results)
         operands = []
-        domain: list[int | None] = [None] * len(iterators)
         for i, (v, m) in enumerate(zip(g.operands, maps)):
             s = shaped(v)
             if s is None:  # scalar operand (linalg.fill's value)
                 continue
             exprs = tuple(_linear(e) for e in m.results)
-            for k, e in enumerate(exprs):
-                d = e.as_dim() if e is not None else None
-                if d is not None and domain[d] is None:
-                    domain[d] = s[0][k]
             operands.append(Operand(producer[o.operands[i]], s[0], s[1], s[2], i >= n_inputs, str(m), exprs))
+        domain = iteration_domain(g)
         if any(d is None for d in domain):
             raise SchedgenError(where, "cannot derive static loop ranges from the indexing maps", op=o.name)
         body = tuple(b.operation.name for b in g.regions[0].blocks[0].operations
@@ -357,9 +419,6 @@ def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int
             continue
         is_init = o.name != "tensor.pad" and i == 1
         operands.append(Operand(producer[v], s[0], s[1], s[2], is_init, None, None))
-    if o.name == "linalg.pack":
-        domain_t = operands[0].shape
-    else:
-        domain_t = results[0].shape
-    return TileableOp(index, o.name, line, col, tuple(domain_t), ("parallel",) * len(domain_t),
+    domain_t = tuple(n for n in iteration_domain(o) if n is not None)
+    return TileableOp(index, o.name, line, col, domain_t, ("parallel",) * len(domain_t),
                       tuple(operands), tuple(results))

@@ -13,6 +13,7 @@ twice; otherwise it stays unfused (and is planned on its own later).
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from math import prod
 
 from schedgen.axis_groups import AxisGroups, AxisMap, MergeError, NestAxes, nest_groups
@@ -27,7 +28,7 @@ from schedgen.footprint import (
     untiled_footprint,
 )
 from schedgen.fuse_groups import FuseGroup, find_groups
-from schedgen.graph import describe_use, outside_users, producers
+from schedgen.graph import describe_use, outside_users, producers, users
 from schedgen.payload import NON_STRUCTURED_TILEABLE, Payload, TileableOp
 from schedgen.plan import (
     FootprintItem,
@@ -42,7 +43,7 @@ from schedgen.plan import (
 )
 from schedgen.precise import PreciseChecker
 from schedgen.target import Target
-from schedgen.tile_search import SearchDim, Sizes, fit_tiles
+from schedgen.tile_search import SearchDim, Sizes, fit_tiles, keeps_order
 
 
 def op_ref(op: TileableOp) -> OpRef:
@@ -127,8 +128,16 @@ class _Nest:
         return self._cache[key]
 
     def fits(self, members: frozenset[int], sizes: Sizes) -> bool:
+        if not self.keeps_order(sizes):
+            return False
         fp = self.footprint(members, sizes)
         return fp is not None and fp.total <= self.budget and self.enough_tiles(members, sizes)
+
+    def keeps_order(self, sizes: Sizes) -> bool:
+        """Reduction tiles that keep the untiled summation order (tile_search.keeps_order)."""
+        ops = {k[1] for k in sizes if k[0] == "r"}
+        return all(keeps_order([(sizes.get(("r", i, d), self.payload.ops[i].domain[d]), self.payload.ops[i].domain[d])
+                                for d in self.payload.ops[i].reduction_dims()]) for i in ops)
 
     def enough_tiles(self, members: frozenset[int], sizes: Sizes) -> bool:
         """CPU targets: the forall has at least one tile per core (as many as
@@ -151,8 +160,17 @@ def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCE
          footprint_mode: str = "analytic") -> Plan:
     """`footprint_mode` "precise" checks tile sizes by simulating the loop
     body (schedgen.precise) after the analytic search found a start."""
-    budget = target.memory_bytes
     checker = PreciseChecker(payload, target) if footprint_mode == "precise" else None
+    try:
+        return _plan(payload, target, mode, footprint_mode, checker)
+    finally:
+        if checker is not None:
+            checker.close()  # its progress bar
+
+
+def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
+          checker: PreciseChecker | None) -> Plan:
+    budget = target.memory_bytes
     axis_map = AxisMap(payload)
     groups = find_groups(payload)
     grouped = {o.index: [g for g in groups if o.index in g.members] for o in payload.ops}
@@ -191,6 +209,12 @@ def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCE
             if exc.fatal is not None:
                 raise exc.fatal from None
             label = ", ".join(f"#{g.id} {g.pattern}" for g in mine)
+            over = [m for m in sorted(required) if alone(m) > budget]
+            if over:  # left whole, the group would not fit either: no schedule keeps it in budget
+                big = payload.ops[over[0]]
+                raise SchedgenError(payload.where(big), f"fuse group {label} ({', '.join(f'op{m}' for m in sorted(required))}) "
+                                    f"cannot share one loop nest within the budget of {budget} bytes ({exc}), and "
+                                    f"op{big.index} alone needs {alone(big.index)} bytes untiled", op=big.name)
             for m in sorted(required):
                 untiled.append(UntiledOp(op=op_ref(payload.ops[m]), footprint_bytes=alone(m),
                                          reason=f"fuse group {label} cannot share one loop nest ({exc}); "
@@ -351,15 +375,19 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
     if mode == FuseMode.MAX_PRODUCERS and probe is not None:
         members = _grow(payload, root, members, taken, axes, probe, notes, optional)
     elif mode == FuseMode.MAX_SIZE and probe is not None:
-        sizes = nest.search(members)
-        assert sizes is not None
-        shape = nest.shape(members, sizes)
-        at_size = TiledNest(payload, root.index, shape.root_tiles, {(o, d): s for o, d, s in shape.reduction_tiles},
-                            nest.alignment)
-        for m in sorted(members - alone, reverse=True):
-            at_size.add(m)
-        members = _grow(payload, root, members, taken, axes, at_size, notes, optional,
-                        largest=_fmt_sizes(root, sizes), budget=budget)
+        largest = nest.search(members)
+        assert largest is not None
+
+        def at_largest(idx: int, trial: frozenset[int]) -> str | None:
+            restricted = _restrict(nest, trial, largest)
+            if nest.fits(trial, restricted):
+                return None
+            if restricted != _restrict(nest, trial - {idx}, largest):  # it lacks an axis the tile splits
+                return f"the root's largest tile ({_fmt_sizes(root, largest)}) splits an axis it does not have"
+            return f"does not fit in the root's largest tile ({_fmt_sizes(root, largest)})"
+
+        members = _grow(payload, root, members, taken, axes, at_largest, notes, optional)
+        sizes = largest
     elif mode in (FuseMode.ONLY_PATTERNS, FuseMode.NO_FUSE):
         outside = [p.index for p in _candidates(payload, root, taken) if p.index not in members]
         if outside and mode == FuseMode.ONLY_PATTERNS:
@@ -375,12 +403,14 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
 
 
 def _grow(payload: Payload, root: TileableOp, members: frozenset[int], taken: dict[int, int], axes: NestAxes,
-          fit: "_MinimalProbe | TiledNest | None", notes: list[str], wanted, must: bool = False,
-          largest: str = "", budget: int = 0) -> frozenset[int]:
+          fit: "_MinimalProbe | Callable[[int, frozenset[int]], str | None] | None", notes: list[str], wanted,
+          must: bool = False) -> frozenset[int]:
     """Fuse producers of the nest, nearest first (a max-heap on op index: a
     producer is considered after all its consumers), when they can join.
     `wanted(i)` is None to consider op i, "" to skip it silently, or the
-    reason it is refused. With `must`, a refusal raises GroupBroken."""
+    reason it is refused; `fit` says whether the nest still fits with it (a
+    probe at the smallest tiles, or a test at fixed tile sizes). With
+    `must`, a refusal raises GroupBroken."""
     heap = [(-i, i) for i in {p.index for m in members for p in _candidates(payload, payload.ops[m], taken)}
             if i not in members]
     heapq.heapify(heap)
@@ -399,15 +429,11 @@ def _grow(payload: Payload, root: TileableOp, members: frozenset[int], taken: di
                 merged = axes.merged_with(idx)
             except MergeError as exc:
                 reason = f"axis groups do not merge: {exc}"
-        if reason is None and isinstance(fit, TiledNest):  # max-size: the tile is fixed
-            delta = fit.delta(idx)
-            if delta is None or fit.total + delta > budget:
-                reason = f"does not fit in the root's largest tile ({largest})"
-            else:
-                fit.add(idx)
-        elif reason is None and fit is not None:
+        if reason is None and isinstance(fit, _MinimalProbe):
             assert merged is not None
             reason = fit.try_add(idx, members, merged, axes.names(idx))
+        elif reason is None and fit is not None:
+            reason = fit(idx, members | {idx})
         if reason is not None:
             if must:
                 raise GroupBroken(f"op{idx} {cand.name} cannot join: {reason}")
@@ -558,7 +584,15 @@ def _two_level_nest(payload: Payload, root: TileableOp, target: Target, members:
         inner = {a: sizes.get(("a", a), extent[a]) for a in inner_axes}
         return two_level_footprint(payload, members, names, outer, inner, target.alignment_bytes)
 
+    def in_order(sizes: Sizes) -> bool:  # every op's reductions summed in the untiled order
+        return all(keeps_order([(sizes.get(("a", a), payload.ops[m].domain[k]) if a in inner_axes
+                                 else payload.ops[m].domain[k], payload.ops[m].domain[k])
+                                for k, a in enumerate(names[m]) if payload.ops[m].iterators[k] != "parallel"])
+                   for m in members)
+
     def fits(sizes: Sizes) -> bool:
+        if not in_order(sizes):
+            return False
         f = fp(sizes)
         return f is not None and f.total <= target.memory_bytes
 
@@ -650,6 +684,16 @@ def _consumer_fusion(payload: Payload, target: Target, nests: list[LoopNest], un
             # Dominance: what it reads from outside the nest is computed before the loop.
             if any(place.get(r, r) >= root.index for r in reads - {root.index} - set(chosen)):
                 continue
+            # A loop's destination (a nest op's init from outside, other than a
+            # contentless tensor.empty) is not readable by a consumer fused into it:
+            # tileAndFuseConsumer fails.
+            dests = {o.value for i in [*ops, *chosen] for o in payload.ops[i].operands
+                     if o.is_init and not (o.value.kind == "other"
+                                           and payload.others[o.value.index].name == "tensor.empty")}
+            if any(o.value in dests for o in u.operands):
+                continue
+            if _read_before(payload, [root.index, *chosen], u):
+                continue
             if trial.add_consumer(u.index):
                 chosen.append(u.index)
         if not chosen:
@@ -669,6 +713,20 @@ def _consumer_fusion(payload: Payload, target: Target, nests: list[LoopNest], un
     renumber = {n.id: k + 1 for k, n in enumerate(kept)}
     kept = [n.model_copy(update={"id": renumber[n.id]}) for n in kept]
     return kept, [u for u in untiled if u.op.index not in absorbed]
+
+
+def _read_before(payload: Payload, values: list[int], consumer: TileableOp) -> bool:
+    """Whether an op that stays outside the loop reads one of the loop's
+    values (results of ops `values`) before `consumer`. tileAndFuseConsumer
+    moves the loop down to the consumer when the consumer's init is defined
+    after the loop (it usually is), and cannot move it past such a reader."""
+    for i in values:
+        for use in users(payload.ops[i]):
+            if use.kind == "op" and use.index not in values and use.index < consumer.index:
+                return True
+            if use.kind == "other" and payload.others[use.index].line < consumer.line:
+                return True
+    return False
 
 
 def _producer_nest(payload: Payload, target: Target, old: LoopNest, consumers: tuple[int, ...],

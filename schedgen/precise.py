@@ -35,6 +35,7 @@ from schedgen.emit import render
 from schedgen.mlir_env import new_context, parse_file
 from schedgen.payload import Payload, element_bytes, is_tileable
 from schedgen.plan import FuseMode, LoopNest, OpRef, Plan
+from schedgen.progress import Progress, progress
 from schedgen.target import Target
 
 BUFFERIZE = ("builtin.module(canonicalize, one-shot-bufferize{bufferize-function-boundaries "
@@ -372,6 +373,13 @@ class PreciseChecker:
                              if is_tileable(op.operation.name)]
         self.cache: dict[tuple, Assignment] = {}
         self.checks = 0
+        self._bar: Progress | None = None  # opened at the first simulation
+
+    def close(self) -> None:
+        """Erase the progress bar (the planner closes its checker when done)."""
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
 
     def check(self, nest: LoopNest) -> Assignment:
         members = sorted(o.index for o in nest.ops)
@@ -392,10 +400,13 @@ class PreciseChecker:
         })
         sub = Plan(payload=f"nest {nest.id} of {self.payload.path}", func="nest", target=self.target,
                    fuse_mode=FuseMode.MAX_PRODUCERS, ops=ops, nests=[fragment], untiled=[])
+        if self._bar is None:
+            self._bar = progress("precise checks", unit=" sim")
         with self.ctx, ir.Location.unknown():
             module = extract_nest(self.fn, members, self.tileable)
             schedule = ir.Module.parse(render(sub))
             result = simulate(module, schedule, self.target.alignment_bytes)
+        self._bar.update()
         self.cache[key] = result
         self.checks += 1
         return result

@@ -61,3 +61,14 @@ def fit_tiles(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool],
                 hi = mid - 1
         sizes[d.key] = opts[lo]
     return sizes
+
+
+
+def keeps_order(tiles: Sequence[tuple[int, int]]) -> bool:
+    """Whether tiling an op's reduction dims by (size, extent), outermost
+    first, visits the reduction space in the untiled order, so that its sums
+    come out bit for bit the same. Tile loops run outside the loops of a
+    tile: a dim whose tile has several points must have no dim after it that
+    is split into several tiles ([1, 1, 8] of [1, 2, 40] keeps the order;
+    [2, 1, 41] of [2, 2, 41] visits (0, 0, *), (1, 0, *), (0, 1, *), ...)."""
+    return not any(size > 1 and any(s < e for s, e in tiles[k + 1:]) for k, (size, _) in enumerate(tiles))

@@ -11,7 +11,7 @@ from mlir import ir
 from schedgen.apply import transform_payload
 from schedgen.cli import main as schedgen
 from schedgen.fuse_groups import find_groups
-from schedgen.measure import LOOPS, _walk_ops
+from schedgen.measure import LOOPS, walk_ops
 from schedgen.mlir_env import new_context, parse_file
 from schedgen.payload import is_tileable, load_payload
 from schedgen.plan import FuseMode
@@ -126,7 +126,7 @@ def placement(payload: Path, schedule: Path) -> dict[int, int | None]:
         fn = module.body.operations[0]
         for k, op in enumerate(fn.regions[0].blocks[0].operations):
             op = op.operation
-            inside = [o for o in _walk_ops(op) if is_tileable(o.name)] if op.name in LOOPS else [op]
+            inside = [o for o in walk_ops(op) if is_tileable(o.name)] if op.name in LOOPS else [op]
             for o in inside:
                 if is_tileable(o.name):
                     assert o.location.start_line not in where, "an op appears twice"

@@ -132,6 +132,6 @@ def test_verify_exits_1_when_a_nest_exceeds_the_budget(tmp_path: Path, capsys):
     capsys.readouterr()
     assert schedgen(["verify", str(payload), str(schedule), "--memory", "500", "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
-    assert report["numbers_ok"] and not report["budget_ok"] and not report["ok"]
-    over = [n for n in report["nests"] if not n["ok"]]
+    assert report["numbers_ok"] and not report["check"]["budget_ok"] and not report["ok"]
+    over = [n for n in report["check"]["nests"] if not n["ok"]]
     assert over and all(n["footprint_bytes"] > 500 for n in over)

@@ -1,0 +1,413 @@
+"""Check a schedule on its payload without executing anything: apply it to a
+copy and report, per loop nest, what the IR holds -- the loops and their
+steps, every op's tile, the footprint against the budget -- and every
+violation: a nest over the budget, an untiled op over the budget, an op
+computed more than once. Each nest names the schedule line that made it.
+
+Which line made a loop: a copy of the schedule gets, after every transform
+op that creates loops or fuses ops, a `transform.annotate` that stamps the
+line on the payload ops its result handles hold (attribute
+`schedgen.origin`). Ops that rebuild a loop they take as an operand
+(fuse_into_containing_op, transform.xtc.fuse_consumer) pass on the line
+of the op that made that loop, so a nest is named after the op that tiled
+it, however many steps grew it later.
+
+"Computed more than once" counts work, not ops: every tileable op inside a
+nest does its tile's iterations once per iteration of the loops around it,
+and the sum over all copies of an op must not exceed its iteration domain.
+That catches a producer fused into a loop along a dim it does not have
+(recomputed for every tile along it) as well as a producer left outside
+while a fused copy also runs inside.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from math import prod
+from pathlib import Path
+
+from mlir import ir
+from mlir.dialects import transform
+from pydantic import BaseModel, computed_field
+
+from schedgen.apply import ENTRY, TILE_STAGE, ScheduleInfo, apply_parsed, schedule_info
+from schedgen.errors import SchedgenError
+from schedgen.measure import LOOPS, line_of, measure, walk_ops
+from schedgen.mlir_env import new_context, parse_file
+from schedgen.payload import Payload, TileableOp, generalize, is_tileable, iteration_domain, load_payload
+
+ORIGIN = "schedgen.origin"
+NEST = "schedgen.nest"  # the plan's nest id, stamped by generated schedules on each nest's root
+# Transform ops whose results hold new loops (and the ops tiled into them).
+_CREATORS = ("transform.structured.tile_using_forall", "transform.structured.tile_using_for",
+             "transform.structured.fuse", "transform.structured.tile_reduction_using_for",
+             "transform.structured.tile_reduction_using_forall", "transform.structured.fuse_into_containing_op",
+             "transform.xtc.fuse_consumer")
+# ... of which these rebuild the loop handed in as operand 1 (result 1).
+_PASS_LOOP = ("transform.structured.fuse_into_containing_op", "transform.xtc.fuse_consumer")
+
+
+class LoopInfo(BaseModel):
+    kind: str  # scf.forall / scf.for
+    steps: list[int | None]
+    trips: list[int | None]
+    schedule_line: int | None  # the transform op that made it
+
+
+class OpTile(BaseModel):
+    label: str  # "op3 linalg.matmul", as the plan numbers ops
+    payload_line: int
+    tile: list[int | None]  # iteration tile per loop dim (None: dynamic)
+    domain: list[int]  # the op's whole iteration domain
+    executions: int | None  # iterations of the loops around it
+    schedule_line: int | None  # the transform op that put it there
+
+    @property
+    def tile_sizes(self) -> list[int | None]:
+        """The transform ops' convention: 0 where the dim is whole."""
+        return [0 if t == d else t for t, d in zip(self.tile, self.domain)]
+
+
+class NestReport(BaseModel):
+    id: int  # 1.. in IR order
+    loop: str
+    payload_line: int  # the loop's location: the op it was tiled from
+    schedule_line: int | None
+    planned_nest: int | None = None  # the nest id the schedule gave it (schedgen.nest)
+    loops: list[LoopInfo]
+    ops: list[OpTile]
+    footprint_bytes: int | None
+    planned_bytes: int | None = None  # the planner's figure, recorded in the schedule
+    budget_bytes: int
+    problem: str | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def ok(self) -> bool:
+        return self.footprint_bytes is not None and self.footprint_bytes <= self.budget_bytes
+
+
+class UntiledReport(BaseModel):
+    label: str
+    payload_line: int
+    footprint_bytes: int | None
+    budget_bytes: int
+    read_by_nests: list[int]  # nests whose loops read its whole result
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def ok(self) -> bool:
+        return self.footprint_bytes is not None and self.footprint_bytes <= self.budget_bytes
+
+
+class Recomputed(BaseModel):
+    label: str
+    payload_line: int
+    times: float  # iterations done / iterations in its domain
+    where: list[str]  # "nest 1 (sched.mlir:40)" or "outside any loop", per copy
+
+
+class CheckReport(BaseModel):
+    payload: str
+    schedule: str
+    func: str
+    budget_bytes: int
+    footprint: str  # analytic / precise measurement
+    nests: list[NestReport]
+    untiled: list[UntiledReport]
+    recomputed: list[Recomputed]
+    op_counts_original: dict[str, int]
+    op_counts_transformed: dict[str, int]
+    violations: list[str]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def budget_ok(self) -> bool:
+        return all(n.ok for n in self.nests) and all(u.ok for u in self.untiled)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def computed_once(self) -> bool:
+        return not self.recomputed
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+
+# --------------------------------------------------------------------------
+# Provenance
+
+
+def _is_op_handle(t: ir.Type) -> bool:
+    text = str(t)
+    return text.startswith(("!transform.any_op", "!transform.op<"))
+
+
+def instrument(schedule: ir.Module) -> None:
+    """Stamp, after every loop-making transform op, its line on the payload
+    ops its results hold (see the module docstring)."""
+    i64 = ir.IntegerType.get_signless(64)
+    origin: dict[ir.Value, int] = {}
+    for op in list(walk_ops(schedule.operation)):
+        if op.name not in _CREATORS:
+            continue
+        line = line_of(op)
+        stamps = []
+        for k, res in enumerate(op.results):
+            if not _is_op_handle(res.type):
+                continue
+            made = origin.get(op.operands[1], line) if op.name in _PASS_LOOP and k == 1 else line
+            origin[res] = made
+            stamps.append((res, made))
+        after = op
+        for res, made in stamps:
+            with ir.InsertionPoint.after(after), op.location:
+                param = transform.ParamConstantOp(transform.ParamType.get(i64), ir.IntegerAttr.get(i64, made))
+                after = transform.AnnotateOp(res, ORIGIN, param=param.result).operation
+
+
+def _int_attr(op: ir.Operation, name: str) -> int | None:
+    return ir.IntegerAttr(op.attributes[name]).value if name in op.attributes else None
+
+
+def _origin(op: ir.Operation) -> int | None:
+    return _int_attr(op, ORIGIN)
+
+
+# --------------------------------------------------------------------------
+# Reading the transformed function
+
+
+def _const_index(v: ir.Value) -> int | None:
+    owner = v.owner if isinstance(v, ir.OpResult) else None
+    if owner is None:
+        return None
+    owner = owner.operation if isinstance(owner, ir.OpView) else owner
+    if owner.name == "arith.constant" and isinstance(owner.attributes["value"], ir.IntegerAttr):
+        return ir.IntegerAttr(owner.attributes["value"]).value
+    return None
+
+
+def _trips(lb: int | None, ub: int | None, step: int | None) -> int | None:
+    if lb is None or ub is None or not step:
+        return None
+    return max(0, -(-(ub - lb) // step))
+
+
+def _static(values: list[int]) -> list[int | None]:
+    return [None if ir.ShapedType.is_dynamic_size(v) else v for v in values]
+
+
+def loop_info(loop: ir.Operation) -> LoopInfo:
+    if loop.name == "scf.forall":
+        lbs = _static(list(ir.DenseI64ArrayAttr(loop.attributes["staticLowerBound"])))
+        ubs = _static(list(ir.DenseI64ArrayAttr(loop.attributes["staticUpperBound"])))
+        steps = _static(list(ir.DenseI64ArrayAttr(loop.attributes["staticStep"])))
+    else:  # scf.for: lower bound, upper bound, step operands
+        lbs, ubs, steps = ([_const_index(loop.operands[i])] for i in range(3))
+    return LoopInfo(kind=loop.name, steps=steps, trips=[_trips(*t) for t in zip(lbs, ubs, steps)],
+                    schedule_line=_origin(loop))
+
+
+def _enclosing_loops(op: ir.Operation) -> list[ir.Operation]:
+    loops = []
+    p = op.parent
+    while p is not None and p.name != "func.func":
+        if p.name in LOOPS:
+            loops.append(p)
+        p = p.parent
+    return loops
+
+
+def _file_loc(op: ir.Operation) -> tuple[int, int] | None:
+    loc = op.location
+    if loc.is_a_file():
+        return loc.start_line, loc.start_col
+    if loc.is_a_fused():
+        for inner in loc.locations:
+            if inner.is_a_file():
+                return inner.start_line, inner.start_col
+    return None
+
+
+def _tileable_ops(func: ir.OpView) -> list[ir.Operation]:
+    return [o for o in walk_ops(func.operation) if is_tileable(o.name)]
+
+
+def _func(module: ir.Module, name: str) -> ir.OpView:
+    return next(op for op in module.body.operations
+                if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == name)
+
+
+# --------------------------------------------------------------------------
+
+
+def check(payload_path: Path | str, schedule_path: Path | str, func: str | None = None,
+          memory: int | None = None, footprint: str | None = None) -> CheckReport:
+    """Apply the schedule to a copy of the payload and report (nests as they
+    stand after the tiling stage, for a CPU schedule); SchedgenError when
+    the schedule does not apply."""
+    return inspect(load_payload(payload_path, func), schedule_path, memory, footprint)[0]
+
+
+def inspect(model: Payload, schedule_path: Path | str, memory: int | None = None,
+            footprint: str | None = None) -> tuple[CheckReport, str]:
+    """The report, and the payload (`model`'s file) transformed by the whole
+    schedule as it is written (what `apply` prints and `verify` executes)."""
+    payload_path, schedule_path = Path(model.path), Path(schedule_path)
+    ctx = new_context()
+    whole = parse_file(payload_path, ctx, "payload")
+    schedule = parse_file(schedule_path, ctx, "schedule")
+    with ctx, ir.Location.unknown():
+        info = schedule_info(schedule)
+        budget = budget_for(schedule_path, memory, info)
+        apply_parsed(whole, schedule, payload_path, schedule_path, ENTRY)
+        instrument(schedule)
+        tiled = parse_file(payload_path, ctx, "payload")
+        apply_parsed(tiled, schedule, payload_path, schedule_path, TILE_STAGE if info.tile_stage else ENTRY)
+        report = _report(model, tiled, info, budget, footprint or info.footprint, str(payload_path),
+                         str(schedule_path))
+        return report, str(whole)
+
+
+def budget_for(schedule: Path, memory: int | None, info: ScheduleInfo) -> int:
+    if memory is not None:
+        return memory
+    if info.memory_bytes is None:
+        raise SchedgenError(str(schedule), "schedule does not say its memory budget "
+                            "(schedgen.memory_bytes); pass --memory or --target")
+    return info.memory_bytes
+
+
+def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, mode: str, payload: str,
+            schedule: str) -> CheckReport:
+    measured = measure(module, model.func_name, info.alignment_bytes, precise=mode == "precise")
+    func = _func(module, model.func_name)
+    by_loc = {(o.line, o.col): o for o in model.ops}
+    top = [op.operation for op in func.regions[0].blocks[0].operations]
+    loops = [op for op in top if op.name in LOOPS]
+    nests: list[NestReport] = []
+    for k, (loop, m) in enumerate(zip(loops, measured.nests)):
+        inner = [loop_info(lp) for lp in [loop, *(o for o in walk_ops(loop) if o.name in LOOPS)]]
+        planned = next((n for o in walk_ops(loop) if (n := _int_attr(o, NEST)) is not None), None)
+        nests.append(NestReport(id=k + 1, loop=loop.name, payload_line=line_of(loop), schedule_line=_origin(loop),
+                                planned_nest=planned, loops=inner, ops=[], footprint_bytes=m.footprint_bytes,
+                                planned_bytes=info.nest_footprints[planned - 1]
+                                if planned and planned <= len(info.nest_footprints) else None,
+                                budget_bytes=budget, problem=m.problem))
+    # Where each tileable op sits: its original, nest, and how often it runs.
+    placed: list[tuple[TileableOp | None, int | None, int | None, int | None]] = []
+    for op in _tileable_ops(func):
+        loc = _file_loc(op)
+        top_op = _top_level(op)
+        nest = loops.index(top_op) if top_op in loops else None
+        trips = [t for lp in _enclosing_loops(op) for t in loop_info(lp).trips]
+        executions = prod(trips) if all(t is not None for t in trips) else None  # type: ignore[arg-type]
+        placed.append((by_loc.get(loc) if loc else None, nest, executions, _origin(op)))
+    untiled = []
+    for o, u in zip([o for o in top if is_tileable(o.name)], measured.untiled):
+        loc = _file_loc(o)
+        orig = by_loc.get(loc) if loc else None
+        readers = {loops.index(t) + 1 for r in o.results for use in r.uses
+                   if (t := _top_level(_owner(use))) in loops}
+        untiled.append(UntiledReport(label=orig.label if orig else o.name, payload_line=line_of(o),
+                                     footprint_bytes=u.footprint_bytes, budget_bytes=budget,
+                                     read_by_nests=sorted(readers)))
+    generalize(module.operation)  # to read every op's indexing maps; op order is kept
+    work: dict[int, list[tuple[float, str]]] = {}
+    for (orig, nest, executions, origin), generic in zip(placed, _tileable_ops(func)):
+        if orig is None:
+            continue
+        tile = list(iteration_domain(generic))
+        if nest is not None:
+            nests[nest].ops.append(OpTile(label=orig.label, payload_line=orig.line, tile=tile,
+                                          domain=list(orig.domain), executions=executions, schedule_line=origin))
+        if executions is not None and all(t is not None for t in tile):
+            where = "outside any loop" if nest is None else _nest_name(nests[nest], schedule)
+            work.setdefault(orig.index, []).append((executions * prod(tile) / max(1, prod(orig.domain)), where))
+    recomputed = []
+    for i, w in sorted(work.items()):
+        if sum(t for t, _ in w) > 1 + 1e-9:
+            per_place: dict[str, float] = {}
+            for t, where in w:
+                per_place[where] = per_place.get(where, 0) + t
+            recomputed.append(Recomputed(label=model.ops[i].label, payload_line=model.ops[i].line,
+                                         times=sum(per_place.values()),
+                                         where=[f"{where} {t:g}x" for where, t in per_place.items()]))
+
+    report = CheckReport(payload=payload, schedule=schedule, func=model.func_name, budget_bytes=budget,
+                         footprint=mode, nests=nests, untiled=untiled, recomputed=recomputed,
+                         op_counts_original=dict(Counter(o.name for o in model.ops)), op_counts_transformed=measured.op_counts,
+                         violations=[])
+    report.violations = _violations(report)
+    return report
+
+
+def _owner(use: ir.OpOperand) -> ir.Operation:
+    owner = use.owner
+    return owner.operation if isinstance(owner, ir.OpView) else owner
+
+
+def _top_level(op: ir.Operation) -> ir.Operation:
+    """The op of the function body that holds `op`."""
+    while op.parent is not None and op.parent.name != "func.func":
+        op = op.parent
+    return op
+
+
+def _nest_name(n: NestReport, schedule: str) -> str:
+    made = f"{schedule}:{n.schedule_line}" if n.schedule_line else "a loop no schedule step made"
+    return f"nest {n.id} ({n.loop} made at {made})"
+
+
+def _violations(r: CheckReport) -> list[str]:
+    out = []
+    for n in r.nests:
+        if n.footprint_bytes is None:
+            out.append(f"{_nest_name(n, r.schedule)}: footprint cannot be measured ({n.problem})")
+        elif n.footprint_bytes > n.budget_bytes:
+            out.append(f"{_nest_name(n, r.schedule)}: footprint {n.footprint_bytes} bytes exceeds the budget of "
+                       f"{n.budget_bytes}")
+    for u in r.untiled:
+        if not u.ok:
+            readers = "; read by " + ", ".join(_nest_name(r.nests[k - 1], r.schedule) for k in u.read_by_nests) \
+                if u.read_by_nests else ""
+            out.append(f"{u.label} ({r.payload}:{u.payload_line}) is not tiled and needs {u.footprint_bytes} bytes, "
+                       f"over the budget of {u.budget_bytes}{readers}")
+    for c in r.recomputed:
+        out.append(f"{c.label} ({r.payload}:{c.payload_line}) is computed {c.times:g} times over: "
+                   + ", ".join(c.where))
+    return out
+
+
+def format_check(r: CheckReport) -> str:
+    lines = [f"check {r.schedule} on {r.payload} @{r.func} (budget {r.budget_bytes} bytes, {r.footprint} footprint)"]
+    for n in r.nests:
+        made = f"{r.schedule}:{n.schedule_line}" if n.schedule_line else "?"
+        fp = "?" if n.footprint_bytes is None else str(n.footprint_bytes)
+        planned = f" [planned {n.planned_bytes}]" if n.planned_bytes is not None else ""
+        plan = f" (the schedule's nest {n.planned_nest})" if n.planned_nest not in (None, n.id) else ""
+        lines.append(f"nest {n.id}{plan}: {n.loop} at payload line {n.payload_line}, made at {made}: "
+                     f"footprint {fp}{planned} / {n.budget_bytes} bytes  {'ok' if n.ok else 'OVER BUDGET'}")
+        for lp in n.loops:
+            trips = "x".join("?" if t is None else str(t) for t in lp.trips)
+            at = f", made at line {lp.schedule_line}" if lp.schedule_line else ""
+            lines.append(f"  {lp.kind}: {trips} iterations{at}")
+        for o in n.ops:
+            sizes = ", ".join("?" if s is None else str(s) for s in o.tile_sizes)
+            tile = "x".join("?" if t is None else str(t) for t in o.tile)
+            at = f", placed at line {o.schedule_line}" if o.schedule_line else ""
+            lines.append(f"  {o.label} (payload line {o.payload_line}): tile sizes [{sizes}] = {tile} of "
+                         f"{'x'.join(map(str, o.domain))}{at}")
+    for u in r.untiled:
+        fp = "?" if u.footprint_bytes is None else str(u.footprint_bytes)
+        lines.append(f"untiled {u.label} (payload line {u.payload_line}): {fp} / {u.budget_bytes} bytes  "
+                     f"{'ok' if u.ok else 'OVER BUDGET'}")
+    counts = ", ".join(f"{k} {r.op_counts_transformed.get(k, 0)}/{v}" for k, v in r.op_counts_original.items())
+    lines.append(f"ops after/before: {counts}")
+    for v in r.violations:
+        lines.append(f"violation: {v}")
+    lines.append("verdict: " + ("PASS" if r.ok else f"FAIL ({len(r.violations)} violation(s))"))
+    return "\n".join(lines)

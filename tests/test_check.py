@@ -1,0 +1,193 @@
+"""Hand-edited schedules: a person changes a tile size, deletes a fusion
+step, reorders two steps or tiles a dim that should stay whole, then runs
+`check`, `apply` and `verify`. A valid edit passes and is applied as
+written; an invalid one fails naming the schedule's file:line (a nest over
+the budget or an op computed twice: exit 1 naming the nest and the line
+that made it; a schedule that does not parse or apply: exit 2). And
+`generate` never overwrites an edited schedule without --force."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from schedgen.cli import main as schedgen
+
+from conftest import ROOT
+
+MATMUL = ROOT / "payloads/matmul_bias_relu.mlir"
+SOFTMAX = ROOT / "payloads/softmax.mlir"
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "schedgen.cli", *args], capture_output=True, text=True)
+
+
+def generate(payload: Path, path: Path, *extra: str) -> list[str]:
+    assert schedgen(["generate", str(payload), "-o", str(path), *extra]) == 0
+    return path.read_text().splitlines()
+
+
+def line_of(lines: list[str], text: str) -> int:
+    [k] = [k for k, line in enumerate(lines, 1) if text in line]
+    return k
+
+
+def write(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def check_json(payload: Path, schedule: Path) -> tuple[int, dict]:
+    proc = run("check", str(payload), str(schedule), "--json")
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def test_check_reports_the_generated_schedule(tmp_path: Path):
+    lines = generate(MATMUL, tmp_path / "s.mlir")
+    code, report = check_json(MATMUL, tmp_path / "s.mlir")
+    assert code == 0 and report["ok"] and report["violations"] == []
+    [nest] = report["nests"]
+    assert nest["schedule_line"] == line_of(lines, "tile_using_forall %op2")
+    assert nest["footprint_bytes"] == nest["planned_bytes"] <= report["budget_bytes"]
+    tiles = {o["label"]: o["tile"] for o in nest["ops"]}
+    assert tiles == {"op0 linalg.fill": [16, 32], "op1 linalg.matmul": [16, 32, 1024],
+                     "op2 linalg.generic": [16, 32]}
+    placed = {o["label"]: o["schedule_line"] for o in nest["ops"]}
+    assert placed["op1 linalg.matmul"] == line_of(lines, "fuse_into_containing_op %op1")
+    assert [lp["trips"] for lp in nest["loops"]] == [[64, 32]]
+
+
+def test_changed_tile_size_is_applied_as_written(tmp_path: Path):
+    lines = generate(MATMUL, tmp_path / "s.mlir")
+    k = line_of(lines, "tile_using_forall %op2 tile_sizes [16, 32]")
+    lines[k - 1] = lines[k - 1].replace("[16, 32]", "[8, 32]")
+    edited = write(tmp_path / "edited.mlir", lines)
+    code, report = check_json(MATMUL, edited)
+    assert code == 0, report["violations"]
+    [nest] = report["nests"]
+    assert {o["label"]: o["tile"] for o in nest["ops"]}["op2 linalg.generic"] == [8, 32]
+    assert [lp["trips"] for lp in nest["loops"]] == [[128, 32]]
+    assert nest["footprint_bytes"] < nest["planned_bytes"]  # smaller tiles, smaller than the planner's figure
+    applied = run("apply", str(MATMUL), str(edited))
+    assert applied.returncode == 0 and "in (128, 32)" in applied.stdout and "tensor<8x1024xf32>" in applied.stdout
+    verified = run("verify", str(MATMUL), str(edited))
+    assert verified.returncode == 0 and "verdict: PASS" in verified.stdout
+
+
+def test_tile_too_large_names_the_nest_and_its_line(tmp_path: Path):
+    lines = generate(MATMUL, tmp_path / "s.mlir")
+    k = line_of(lines, "tile_using_forall %op2 tile_sizes [16, 32]")
+    lines[k - 1] = lines[k - 1].replace("[16, 32]", "[64, 64]")
+    edited = write(tmp_path / "edited.mlir", lines)
+    proc = run("check", str(MATMUL), str(edited))
+    assert proc.returncode == 1
+    [violation] = [ln for ln in proc.stdout.splitlines() if ln.startswith("violation:")]
+    assert f"nest 1 (scf.forall made at {edited}:{k})" in violation and "exceeds the budget of 262144" in violation
+    # apply does as it is told; verify measures the same nest and fails
+    assert run("apply", str(MATMUL), str(edited)).returncode == 0
+    assert run("verify", str(MATMUL), str(edited)).returncode == 1
+
+
+def test_deleted_fusion_step_leaves_the_producer_untiled(tmp_path: Path):
+    """Deleting the last fusion step (the fill) is valid MLIR: the fill stays
+    whole outside the loop, 4 MiB over the budget, read by nest 1."""
+    lines = generate(MATMUL, tmp_path / "s.mlir")
+    k = line_of(lines, "fuse_into_containing_op %op0")
+    del lines[k - 1:k + 1]  # the step and its type line
+    edited = write(tmp_path / "edited.mlir", lines)
+    proc = run("check", str(MATMUL), str(edited))
+    assert proc.returncode == 1, proc
+    forall = line_of(lines, "tile_using_forall %op2")
+    assert (f"violation: op0 linalg.fill ({MATMUL}:8) is not tiled and needs 4194304 bytes, over the budget of "
+            f"262144; read by nest 1 (scf.forall made at {edited}:{forall})") in proc.stdout
+
+
+def test_deleted_fusion_step_in_the_middle_fails_at_its_line(tmp_path: Path):
+    """Deleting the matmul's step breaks the chain of loop handles: the next
+    step uses a value nothing defines (exit 2 at that line); pointing it at
+    the loop instead makes the fill's fusion fail in the interpreter (its
+    only user, the matmul, is outside the loop), again at that line."""
+    lines = generate(MATMUL, tmp_path / "s.mlir")
+    k = line_of(lines, "fuse_into_containing_op %op1")
+    del lines[k - 1:k + 1]
+    broken = write(tmp_path / "broken.mlir", lines)
+    fill = line_of(lines, "fuse_into_containing_op %op0")
+    proc = run("check", str(MATMUL), str(broken))
+    assert proc.returncode == 2 and proc.stderr.startswith(f"schedgen: error: {broken}:{fill}:")
+    assert "undeclared SSA value" in proc.stderr and proc.stdout == ""
+    lines[fill - 1] = lines[fill - 1].replace("into %n1_loop1", "into %n1_loop")
+    rewired = write(tmp_path / "rewired.mlir", lines)
+    for verb in ("check", "apply", "verify"):
+        proc = run(verb, str(MATMUL), str(rewired))
+        assert proc.returncode == 2 and proc.stderr.startswith(f"schedgen: error: {rewired}:{fill}:"), (verb, proc)
+        assert "schedule does not apply" in proc.stderr and len(proc.stderr.splitlines()) == 1
+
+
+def test_reordered_steps(tmp_path: Path):
+    """Swapping two independent steps (the matches of two ops) is valid and
+    changes nothing; swapping the two fusions (the fill before the matmul
+    that reads it) fails at the moved step's line."""
+    lines = generate(MATMUL, tmp_path / "s.mlir")
+    original = run("apply", str(MATMUL), str(tmp_path / "s.mlir")).stdout
+    a, b = line_of(lines, "%match0 = "), line_of(lines, "%match1 = ")
+    swapped = lines[:a - 2] + lines[b - 2:b + 4] + lines[a - 2:b - 2] + lines[b + 4:]  # comment, match, split
+    valid = write(tmp_path / "valid.mlir", swapped)
+    assert line_of(swapped, "%match1 = ") < line_of(swapped, "%match0 = ")
+    assert run("check", str(MATMUL), str(valid)).returncode == 0
+    assert run("apply", str(MATMUL), str(valid)).stdout == original
+
+    k1, k0 = line_of(lines, "fuse_into_containing_op %op1"), line_of(lines, "fuse_into_containing_op %op0")
+    step1, step0 = lines[k1 - 1:k1 + 1], lines[k0 - 1:k0 + 1]
+    # as a person would: the fill's step first, on the loop handle, then the matmul's
+    step0 = [step0[0].replace("%n1_op0, %n1_loop2", "%n1_op0, %n1_loop1").replace("into %n1_loop1", "into %n1_loop"),
+             step0[1]]
+    step1 = [step1[0].replace("%n1_op1, %n1_loop1", "%n1_op1, %n1_loop2").replace("into %n1_loop", "into %n1_loop1"),
+             step1[1]]
+    reordered = lines[:k1 - 1] + step0 + step1 + lines[k0 + 1:]
+    bad = write(tmp_path / "bad.mlir", reordered)
+    moved = line_of(reordered, "fuse_into_containing_op %op0")
+    proc = run("check", str(MATMUL), str(bad))
+    assert proc.returncode == 2 and proc.stderr.startswith(f"schedgen: error: {bad}:{moved}:"), proc
+
+
+def test_tiling_a_dim_that_should_stay_whole(tmp_path: Path):
+    """Tiling the softmax's row (its reduction axis) in the division's loop:
+    the fused max and sum still need whole rows, so they run once per
+    column tile -- four times over. check names the nest and its line."""
+    lines = generate(SOFTMAX, tmp_path / "s.mlir")
+    k = line_of(lines, "tile_using_forall %op5 tile_sizes [8, 0]")
+    lines[k - 1] = lines[k - 1].replace("[8, 0]", "[8, 256]")
+    edited = write(tmp_path / "edited.mlir", lines)
+    code, report = check_json(SOFTMAX, edited)
+    assert code == 1
+    times = {r["label"]: r["times"] for r in report["recomputed"]}
+    # the max (fused twice: for the exp of the division's tile and of the sum's row) and the sum
+    assert times["op1 linalg.generic"] == 8 and times["op4 linalg.generic"] == 4
+    assert len(times) == 5  # every producer of the division
+    assert any(v.startswith("op1 linalg.generic") and f"nest 1 (scf.forall made at {edited}:{k})" in v
+               for v in report["violations"])
+    proc = run("verify", str(SOFTMAX), str(edited))
+    assert proc.returncode == 1 and "computed 4 times over" in proc.stdout
+
+
+def test_generate_does_not_overwrite_an_edited_schedule(tmp_path: Path):
+    out = tmp_path / "s.mlir"
+    lines = generate(MATMUL, out)
+    assert schedgen(["generate", str(MATMUL), "-o", str(out)]) == 0  # untouched: regenerated freely
+    lines[line_of(lines, "tile_sizes [16, 32]") - 1] = lines[line_of(lines, "tile_sizes [16, 32]") - 1].replace(
+        "[16, 32]", "[8, 32]")
+    write(out, lines)
+    edited = out.read_text()
+    proc = run("generate", str(MATMUL), "-o", str(out))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == (f"schedgen: error: {out}: exists and is not what schedgen wrote there (edited since?); "
+                           "pass --force to overwrite it\n")
+    assert out.read_text() == edited
+    assert run("generate", str(MATMUL), "-o", str(out), "--force").returncode == 0
+    assert "tile_sizes [16, 32]" in out.read_text()
+    notes = tmp_path / "notes.mlir"  # not a schedule at all
+    notes.write_text("// my notes\n")
+    assert run("generate", str(MATMUL), "-o", str(notes)).returncode == 2 and notes.read_text() == "// my notes\n"

@@ -1,0 +1,28 @@
+"""Property: for any valid payload (tests/random_payloads.py: DAGs of 1-30
+ops of fills, elementwise ops, broadcasts, reductions, transposes, matmuls
+and convolutions, dims of 1 to 4096, f32/f16/bf16/i32/i8) with any budget
+and fuse mode, generate -> apply -> verify passes -- the same numbers, every
+loop body within the budget, nothing computed twice -- or generate refuses
+with a one-line exit-2 error naming the payload (a budget below the
+smallest tile). 200 examples, the same ones on every run (derandomized);
+benchmarks/fuzz.py runs more, with fresh seeds."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+
+from random_payloads import RandomPayload, random_payloads, run_example
+
+
+@settings(max_examples=200, derandomize=True, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(random_payloads())
+def test_random_payloads_verify_or_are_refused(example: RandomPayload):
+    with tempfile.TemporaryDirectory(prefix="schedgen-fuzz-") as tmp:
+        outcome = run_example(example, Path(tmp))
+    assert outcome.kind in ("pass", "refused"), f"{outcome.kind}: {outcome.detail}\n{example.text}"
+    if outcome.kind == "refused":
+        assert "too small" in outcome.detail or "cannot share one loop nest" in outcome.detail, outcome.detail
