@@ -17,8 +17,8 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	@mkdir -p $(DEMO_OUT)
-	@echo "== schedgen explain $(DEMO_PAYLOAD) --target npu-256k"
-	@$(BIN)/schedgen explain $(DEMO_PAYLOAD) --target npu-256k
+	@echo "== schedgen explain $(DEMO_PAYLOAD) --target npu-256k --graph $(DEMO_OUT)/plan.dot"
+	@$(BIN)/schedgen explain $(DEMO_PAYLOAD) --target npu-256k --graph $(DEMO_OUT)/plan.dot
 	@echo
 	@echo "== schedgen generate -> $(DEMO_OUT)/schedule.mlir"
 	@$(BIN)/schedgen generate $(DEMO_PAYLOAD) --target npu-256k -o $(DEMO_OUT)/schedule.mlir

@@ -32,7 +32,7 @@ from pydantic import BaseModel, computed_field
 
 from schedgen.apply import ENTRY, TILE_STAGE, ScheduleInfo, apply_parsed, schedule_info
 from schedgen.errors import SchedgenError
-from schedgen.measure import LOOPS, line_of, measure, walk_ops
+from schedgen.measure import LOOPS, dim_bound, line_of, measure, walk_ops
 from schedgen.mlir_env import new_context, parse_file
 from schedgen.payload import Payload, TileableOp, generalize, is_tileable, iteration_domain, load_payload
 
@@ -57,7 +57,8 @@ class LoopInfo(BaseModel):
 class OpTile(BaseModel):
     label: str  # "op3 linalg.matmul", as the plan numbers ops
     payload_line: int
-    tile: list[int | None]  # iteration tile per loop dim (None: dynamic)
+    tile: list[int | None]  # iteration tile per loop dim (None: dynamic, a partial tile)
+    tile_bound: list[int | None]  # the same, dynamic dims at their largest
     domain: list[int]  # the op's whole iteration domain
     executions: int | None  # iterations of the loops around it
     schedule_line: int | None  # the transform op that put it there
@@ -65,7 +66,7 @@ class OpTile(BaseModel):
     @property
     def tile_sizes(self) -> list[int | None]:
         """The transform ops' convention: 0 where the dim is whole."""
-        return [0 if t == d else t for t, d in zip(self.tile, self.domain)]
+        return [0 if t == d else b for t, b, d in zip(self.tile, self.tile_bound, self.domain)]
 
 
 class NestReport(BaseModel):
@@ -323,7 +324,8 @@ def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, 
         tile = list(iteration_domain(generic))
         if nest is not None:
             nests[nest].ops.append(OpTile(label=orig.label, payload_line=orig.line, tile=tile,
-                                          domain=list(orig.domain), executions=executions, schedule_line=origin))
+                                          tile_bound=_bounds(generic, tile), domain=list(orig.domain),
+                                          executions=executions, schedule_line=origin))
         if executions is not None and all(t is not None for t in tile):
             where = "outside any loop" if nest is None else _nest_name(nests[nest], schedule)
             work.setdefault(orig.index, []).append((executions * prod(tile) / max(1, prod(orig.domain)), where))
@@ -339,10 +341,25 @@ def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, 
 
     report = CheckReport(payload=payload, schedule=schedule, func=model.func_name, budget_bytes=budget,
                          footprint=mode, nests=nests, untiled=untiled, recomputed=recomputed,
-                         op_counts_original=dict(Counter(o.name for o in model.ops)), op_counts_transformed=measured.op_counts,
+                         op_counts_original=dict(Counter(o.name for o in model.ops)),
+                         op_counts_transformed=measured.op_counts,
                          violations=[])
     report.violations = _violations(report)
     return report
+
+
+def _bounds(generic: ir.Operation, tile: list[int | None]) -> list[int | None]:
+    """`tile` with each dynamic dim bounded through an operand indexed by it
+    (the affine.min that sizes a partial tile's slice)."""
+    if generic.name != "linalg.generic" or all(t is not None for t in tile):
+        return tile
+    out = list(tile)
+    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(generic.attributes["indexing_maps"])]
+    for v, m in zip(generic.operands, maps):
+        for k, e in enumerate(m.results):
+            if isinstance(e, ir.AffineDimExpr) and out[e.position] is None:
+                out[e.position] = dim_bound(v, k)
+    return out
 
 
 def _owner(use: ir.OpOperand) -> ir.Operation:
@@ -396,8 +413,10 @@ def format_check(r: CheckReport) -> str:
             at = f", made at line {lp.schedule_line}" if lp.schedule_line else ""
             lines.append(f"  {lp.kind}: {trips} iterations{at}")
         for o in n.ops:
-            sizes = ", ".join("?" if s is None else str(s) for s in o.tile_sizes)
-            tile = "x".join("?" if t is None else str(t) for t in o.tile)
+            # a partial tile's dim: its largest size, starred
+            star = ["?" if b is None else f"{b}*" if t is None else str(b) for t, b in zip(o.tile, o.tile_bound)]
+            sizes = ", ".join(x if t != d else "0" for x, t, d in zip(star, o.tile, o.domain))
+            tile = "x".join(star)
             at = f", placed at line {o.schedule_line}" if o.schedule_line else ""
             lines.append(f"  {o.label} (payload line {o.payload_line}): tile sizes [{sizes}] = {tile} of "
                          f"{'x'.join(map(str, o.domain))}{at}")
@@ -406,6 +425,8 @@ def format_check(r: CheckReport) -> str:
         lines.append(f"untiled {u.label} (payload line {u.payload_line}): {fp} / {u.budget_bytes} bytes  "
                      f"{'ok' if u.ok else 'OVER BUDGET'}")
     counts = ", ".join(f"{k} {r.op_counts_transformed.get(k, 0)}/{v}" for k, v in r.op_counts_original.items())
+    if any(t is None for n in r.nests for o in n.ops for t in o.tile):
+        lines.append("  (* partial tiles: at most that size; their work is not counted)")
     lines.append(f"ops after/before: {counts}")
     for v in r.violations:
         lines.append(f"violation: {v}")

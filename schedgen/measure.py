@@ -55,12 +55,54 @@ class _Dynamic(Exception):
     pass
 
 
-def _bytes(t: ir.Type) -> int:
+def _bytes(v: ir.Value) -> int:
+    """Bytes of a tensor value; a partial tile's dynamic dims count at their
+    largest (the constant bound of the `affine.min` that sizes the slice)."""
+    t = v.type
     if not isinstance(t, ir.RankedTensorType):
         return 0
-    if not t.has_static_shape:
+    dims = [n if not ir.ShapedType.is_dynamic_size(n) else dim_bound(v, k) for k, n in enumerate(t.shape)]
+    if any(n is None for n in dims):
         raise _Dynamic(str(t))
-    return prod(t.shape) * element_bytes(t.element_type)
+    return prod(dims) * element_bytes(t.element_type)  # type: ignore[arg-type]
+
+
+def dim_bound(v: ir.Value, dim: int) -> int | None:
+    """An upper bound of dynamic dim `dim` of `v`: read off the slice that
+    made it (through DPS results, which have their init's shape)."""
+    for _ in range(100):
+        if not isinstance(v, ir.OpResult):
+            return None
+        owner = v.owner.operation if isinstance(v.owner, ir.OpView) else v.owner
+        if owner.name == "tensor.extract_slice":
+            static = list(ir.DenseI64ArrayAttr(owner.attributes["static_sizes"]))
+            if len(static) != ir.RankedTensorType(v.type).rank:  # rank-reducing: dims do not line up
+                return None
+            segments = list(ir.DenseI32ArrayAttr(owner.attributes["operandSegmentSizes"]))
+            sizes = list(owner.operands)[1 + segments[1]:1 + segments[1] + segments[2]]
+            dynamic = [k for k, n in enumerate(static) if ir.ShapedType.is_dynamic_size(n)]
+            return _index_bound(sizes[dynamic.index(dim)]) if dim in dynamic else static[dim]
+        if not is_tileable(owner.name):
+            return None
+        inits = _inits(owner)
+        if v.result_number >= len(inits):
+            return None
+        v = inits[v.result_number]
+    return None
+
+
+def _index_bound(v: ir.Value) -> int | None:
+    """A constant, or the smallest constant among an affine.min's results."""
+    if not isinstance(v, ir.OpResult):
+        return None
+    owner = v.owner.operation if isinstance(v.owner, ir.OpView) else v.owner
+    if owner.name == "arith.constant":
+        return ir.IntegerAttr(owner.attributes["value"]).value
+    if owner.name == "affine.min":
+        consts = [e.value for e in ir.AffineMapAttr(owner.attributes["map"]).value.results
+                  if isinstance(e, ir.AffineConstantExpr)]
+        return min(consts) if consts else None
+    return None
 
 
 def walk_ops(region_owner: ir.Operation):
@@ -157,10 +199,10 @@ def _body_buffers(ops: list[ir.Operation]) -> tuple[list[Buffer], dict[int, int]
             if v in inits or not isinstance(v.type, ir.RankedTensorType):
                 continue
             o = _origin(v, produced)
-            read.append(touch(o if o is not None else ("value", v), _bytes(v.type), pos, f"input of {op.name}"))
+            read.append(touch(o if o is not None else ("value", v), _bytes(v), pos, f"input of {op.name}"))
         for i, r in enumerate(op.results):
             o = _origin(inits[i], produced) if i < len(inits) else None
-            out = touch(o if o is not None else (op, i), _bytes(r.type), pos, f"result of {op.name}")
+            out = touch(o if o is not None else (op, i), _bytes(r), pos, f"result of {op.name}")
             if o is None and elementwise(op):
                 partner = next((k for k in read if buffers[k].bytes == buffers[out].bytes
                                 and k not in in_place.values()), None)

@@ -212,9 +212,10 @@ def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
             over = [m for m in sorted(required) if alone(m) > budget]
             if over:  # left whole, the group would not fit either: no schedule keeps it in budget
                 big = payload.ops[over[0]]
-                raise SchedgenError(payload.where(big), f"fuse group {label} ({', '.join(f'op{m}' for m in sorted(required))}) "
-                                    f"cannot share one loop nest within the budget of {budget} bytes ({exc}), and "
-                                    f"op{big.index} alone needs {alone(big.index)} bytes untiled", op=big.name)
+                ops = ", ".join(f"op{m}" for m in sorted(required))
+                raise SchedgenError(payload.where(big), f"fuse group {label} ({ops}) cannot share one loop nest "
+                                    f"within the budget of {budget} bytes ({exc}), and op{big.index} alone needs "
+                                    f"{alone(big.index)} bytes untiled", op=big.name)
             for m in sorted(required):
                 untiled.append(UntiledOp(op=op_ref(payload.ops[m]), footprint_bytes=alone(m),
                                          reason=f"fuse group {label} cannot share one loop nest ({exc}); "

@@ -191,3 +191,22 @@ def test_generate_does_not_overwrite_an_edited_schedule(tmp_path: Path):
     notes = tmp_path / "notes.mlir"  # not a schedule at all
     notes.write_text("// my notes\n")
     assert run("generate", str(MATMUL), "-o", str(notes)).returncode == 2 and notes.read_text() == "// my notes\n"
+
+
+def test_tile_size_that_does_not_divide(tmp_path: Path):
+    """12 rows of 1024: 85 full tiles and one of 4. The loop body's shapes
+    are dynamic; its footprint counts the partial dim at its bound, 12."""
+    lines = generate(MATMUL, tmp_path / "s.mlir")
+    k = line_of(lines, "tile_using_forall %op2 tile_sizes [16, 32]")
+    lines[k - 1] = lines[k - 1].replace("[16, 32]", "[12, 32]")
+    edited = write(tmp_path / "edited.mlir", lines)
+    code, report = check_json(MATMUL, edited)
+    assert code == 0, report["violations"]
+    [nest] = report["nests"]
+    assert [lp["trips"] for lp in nest["loops"]] == [[86, 32]]
+    ops = {o["label"]: o for o in nest["ops"]}
+    assert ops["op1 linalg.matmul"]["tile"] == [None, 32, 1024]
+    assert ops["op1 linalg.matmul"]["tile_bound"] == [12, 32, 1024]
+    # A 12x1024, B 1024x32, the fill/matmul tile, the bias and relu's result, 4 bytes each
+    assert nest["footprint_bytes"] == 4 * (12 * 1024 + 1024 * 32 + 12 * 32 + 32 + 12 * 32)
+    assert run("verify", str(MATMUL), str(edited)).returncode == 0
