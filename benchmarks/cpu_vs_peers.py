@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from schedgen.apply import apply_schedule  # noqa: E402
 from schedgen.bench import bench, payload_flops  # noqa: E402
-from schedgen.cpu import detect_host, measure_peak, write_peak  # noqa: E402
+from schedgen.cpu import measure_peak, write_peak  # noqa: E402
 from schedgen.emit import render  # noqa: E402
 from schedgen.execute import random_inputs, time_function  # noqa: E402
 from schedgen.payload import load_payload  # noqa: E402

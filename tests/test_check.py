@@ -35,6 +35,15 @@ def line_of(lines: list[str], text: str) -> int:
     return k
 
 
+def retile(payload: Path, tmp_path: Path, step: str, old: str, new: str) -> tuple[Path, int]:
+    """The generated schedule with the tile sizes `old` of the step starting
+    `step` changed to `new`, as a person would edit it; and that line."""
+    lines = generate(payload, tmp_path / "s.mlir")
+    k = line_of(lines, f"{step} tile_sizes {old}")
+    lines[k - 1] = lines[k - 1].replace(old, new)
+    return write(tmp_path / "edited.mlir", lines), k
+
+
 def write(path: Path, lines: list[str]) -> Path:
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -61,10 +70,7 @@ def test_check_reports_the_generated_schedule(tmp_path: Path):
 
 
 def test_changed_tile_size_is_applied_as_written(tmp_path: Path):
-    lines = generate(MATMUL, tmp_path / "s.mlir")
-    k = line_of(lines, "tile_using_forall %op2 tile_sizes [16, 32]")
-    lines[k - 1] = lines[k - 1].replace("[16, 32]", "[8, 32]")
-    edited = write(tmp_path / "edited.mlir", lines)
+    edited, k = retile(MATMUL, tmp_path, "tile_using_forall %op2", "[16, 32]", "[8, 32]")
     code, report = check_json(MATMUL, edited)
     assert code == 0, report["violations"]
     [nest] = report["nests"]
@@ -78,10 +84,7 @@ def test_changed_tile_size_is_applied_as_written(tmp_path: Path):
 
 
 def test_tile_too_large_names_the_nest_and_its_line(tmp_path: Path):
-    lines = generate(MATMUL, tmp_path / "s.mlir")
-    k = line_of(lines, "tile_using_forall %op2 tile_sizes [16, 32]")
-    lines[k - 1] = lines[k - 1].replace("[16, 32]", "[64, 64]")
-    edited = write(tmp_path / "edited.mlir", lines)
+    edited, k = retile(MATMUL, tmp_path, "tile_using_forall %op2", "[16, 32]", "[64, 64]")
     proc = run("check", str(MATMUL), str(edited))
     assert proc.returncode == 1
     [violation] = [ln for ln in proc.stdout.splitlines() if ln.startswith("violation:")]
@@ -157,10 +160,7 @@ def test_tiling_a_dim_that_should_stay_whole(tmp_path: Path):
     """Tiling the softmax's row (its reduction axis) in the division's loop:
     the fused max and sum still need whole rows, so they run once per
     column tile -- four times over. check names the nest and its line."""
-    lines = generate(SOFTMAX, tmp_path / "s.mlir")
-    k = line_of(lines, "tile_using_forall %op5 tile_sizes [8, 0]")
-    lines[k - 1] = lines[k - 1].replace("[8, 0]", "[8, 256]")
-    edited = write(tmp_path / "edited.mlir", lines)
+    edited, k = retile(SOFTMAX, tmp_path, "tile_using_forall %op5", "[8, 0]", "[8, 256]")
     code, report = check_json(SOFTMAX, edited)
     assert code == 1
     times = {r["label"]: r["times"] for r in report["recomputed"]}
@@ -196,10 +196,7 @@ def test_generate_does_not_overwrite_an_edited_schedule(tmp_path: Path):
 def test_tile_size_that_does_not_divide(tmp_path: Path):
     """12 rows of 1024: 85 full tiles and one of 4. The loop body's shapes
     are dynamic; its footprint counts the partial dim at its bound, 12."""
-    lines = generate(MATMUL, tmp_path / "s.mlir")
-    k = line_of(lines, "tile_using_forall %op2 tile_sizes [16, 32]")
-    lines[k - 1] = lines[k - 1].replace("[16, 32]", "[12, 32]")
-    edited = write(tmp_path / "edited.mlir", lines)
+    edited, k = retile(MATMUL, tmp_path, "tile_using_forall %op2", "[16, 32]", "[12, 32]")
     code, report = check_json(MATMUL, edited)
     assert code == 0, report["violations"]
     [nest] = report["nests"]
