@@ -317,7 +317,7 @@ def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, 
                                      footprint_bytes=u.footprint_bytes, budget_bytes=budget,
                                      read_by_nests=sorted(readers)))
     generalize(module.operation)  # to read every op's indexing maps; op order is kept
-    work: dict[int, list[tuple[float, str]]] = {}
+    work: dict[int, dict[str, float]] = {}  # op -> where its copies run -> share of its domain done there
     for (orig, nest, executions, origin), generic in zip(placed, _tileable_ops(func)):
         if orig is None:
             continue
@@ -328,16 +328,11 @@ def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, 
                                           executions=executions, schedule_line=origin))
         if executions is not None and all(t is not None for t in tile):
             where = "outside any loop" if nest is None else _nest_name(nests[nest], schedule)
-            work.setdefault(orig.index, []).append((executions * prod(tile) / max(1, prod(orig.domain)), where))
-    recomputed = []
-    for i, w in sorted(work.items()):
-        if sum(t for t, _ in w) > 1 + 1e-9:
-            per_place: dict[str, float] = {}
-            for t, where in w:
-                per_place[where] = per_place.get(where, 0) + t
-            recomputed.append(Recomputed(label=model.ops[i].label, payload_line=model.ops[i].line,
-                                         times=sum(per_place.values()),
-                                         where=[f"{where} {t:g}x" for where, t in per_place.items()]))
+            places = work.setdefault(orig.index, {})
+            places[where] = places.get(where, 0.0) + executions * prod(tile) / max(1, prod(orig.domain))
+    recomputed = [Recomputed(label=model.ops[i].label, payload_line=model.ops[i].line, times=sum(places.values()),
+                             where=[f"{where} {t:g}x" for where, t in places.items()])
+                  for i, places in sorted(work.items()) if sum(places.values()) > 1 + 1e-9]
 
     report = CheckReport(payload=payload, schedule=schedule, func=model.func_name, budget_bytes=budget,
                          footprint=mode, nests=nests, untiled=untiled, recomputed=recomputed,
