@@ -11,9 +11,13 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from schedgen.errors import SchedgenError
 from schedgen.plan import FuseMode, Plan, format_table
+
+if TYPE_CHECKING:
+    from schedgen.payload import Payload
 from schedgen.target import ALL_PRESETS
 
 
@@ -146,14 +150,15 @@ def write_output(path: Path | None, text: str, inputs: list[Path]) -> None:
         raise
 
 
-def _plan(args: argparse.Namespace) -> Plan:
+def _plan(args: argparse.Namespace) -> tuple[Plan, Payload]:
     # Imported here so `schedgen --help` does not load MLIR.
     from schedgen.payload import load_payload
     from schedgen.planner import plan
     from schedgen.target import load_target
 
     target = load_target(args.target, args.memory)
-    return plan(load_payload(args.payload, args.func), target, FuseMode(args.fuse_mode), args.footprint)
+    model = load_payload(args.payload, args.func)
+    return plan(model, target, FuseMode(args.fuse_mode), args.footprint), model
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -165,16 +170,16 @@ def _run(args: argparse.Namespace) -> int:
             if not is_untouched(args.output.read_text(errors="replace")):  # a person's edits, or no schedule
                 raise SchedgenError(str(args.output), "exists and is not what schedgen wrote there (edited since?); "
                                     "pass --force to overwrite it")
-        write_output(args.output, render(_plan(args)), [args.payload])
+        write_output(args.output, render(_plan(args)[0]), [args.payload])
         return 0
     if args.verb == "explain":
         if args.graph is not None:
             from schedgen.graph_view import graph_format, graph_text
 
             graph_format(args.graph)  # before planning: a bad suffix or no `dot` fails fast
-        plan = _plan(args)
+        plan, model = _plan(args)
         if args.graph is not None:
-            write_output(args.graph, graph_text(plan, args.graph), [args.payload])
+            write_output(args.graph, graph_text(plan, args.graph, model), [args.payload])
         print(plan.model_dump_json(indent=2) if args.json else format_table(plan))
         return 0
     if args.verb == "mark":
