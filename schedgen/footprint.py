@@ -114,10 +114,22 @@ def _result_map_dims(op: TileableOp) -> list[int] | None:
     return None if any(d is None for d in dims) else dims  # type: ignore[return-value]
 
 
+def forall_dims(op: TileableOp, sizes: tuple[int, ...] | list[int]) -> list[int]:
+    """The root dims the nest's scf.forall tiles: its parallel dims tiled
+    smaller than their extent; with none, the first parallel dim at its whole
+    extent (a one-trip loop still gives fused producers a loop to live in)."""
+    par = op.parallel_dims()
+    tiled = [d for d in par if sizes[d] < op.domain[d]]
+    return tiled or par[:1]
+
+
 def root_tiles(op: TileableOp, sizes: tuple[int, ...]) -> list[DimTile]:
-    # A whole dim has offset 0 whatever the loop; reduction dims stay whole at
-    # the forall level.
-    return [DimTile(sizes[d], _moved_by(("d", d)) if kind == "parallel" and sizes[d] < op.domain[d] else _FULL)
+    # A dim the forall tiles moves with its loop, even in a one-trip loop: the
+    # IR's slices are offset by its induction variable, so two reads of one
+    # producer along different dims are different slices. Other dims, and
+    # reduction dims at the forall level, are whole.
+    moving = forall_dims(op, sizes)
+    return [DimTile(sizes[d], _moved_by(("d", d)) if d in moving else _FULL)
             if kind == "parallel" else DimTile(op.domain[d], _FULL)
             for d, kind in enumerate(op.iterators)]
 

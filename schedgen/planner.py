@@ -23,6 +23,7 @@ from schedgen.footprint import (
     NestShape,
     TiledNest,
     footprint,
+    forall_dims,
     nest_tiles,
     two_level_footprint,
     untiled_footprint,
@@ -211,11 +212,11 @@ def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
             label = ", ".join(f"#{g.id} {g.pattern}" for g in mine)
             over = [m for m in sorted(required) if alone(m) > budget]
             if over:  # left whole, the group would not fit either: no schedule keeps it in budget
-                big = payload.ops[over[0]]
+                culprit = payload.ops[exc.op]
                 ops = ", ".join(f"op{m}" for m in sorted(required))
-                raise SchedgenError(payload.where(big), f"fuse group {label} ({ops}) cannot share one loop nest "
-                                    f"within the budget of {budget} bytes ({exc}), and op{big.index} alone needs "
-                                    f"{alone(big.index)} bytes untiled", op=big.name)
+                raise SchedgenError(payload.where(culprit), f"fuse group {label} ({ops}) cannot share one loop nest "
+                                    f"within the budget of {budget} bytes ({exc}), and op{over[0]} alone needs "
+                                    f"{alone(over[0])} bytes untiled", op=culprit.name)
             for m in sorted(required):
                 untiled.append(UntiledOp(op=op_ref(payload.ops[m]), footprint_bytes=alone(m),
                                          reason=f"fuse group {label} cannot share one loop nest ({exc}); "
@@ -327,12 +328,14 @@ class _MinimalProbe:
 
 
 class GroupBroken(Exception):
-    """A fuse group cannot share one loop nest (the plan leaves it untiled).
-    `fatal`: the error to raise if no two-level nest holds it either (the
-    root alone does not fit at its smallest tile)."""
+    """A fuse group cannot share one loop nest (the plan leaves it untiled,
+    or refuses when it does not fit untiled either). `op`: the member that
+    breaks it; `fatal`: the error to raise if no two-level nest holds it
+    either (the root alone does not fit at its smallest tile)."""
 
-    def __init__(self, message: str, fatal: SchedgenError | None = None) -> None:
+    def __init__(self, message: str, op: int, fatal: SchedgenError | None = None) -> None:
         super().__init__(message)
+        self.op = op
         self.fatal = fatal
 
 
@@ -353,12 +356,12 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
                               f"(1 element along every dim) needs {need.total if need else '?'} bytes", op=root.name)
         if required - alone:  # the group's tiling order leaves too much whole: try two levels
             raise GroupBroken(f"op{root.index} needs {need.total if need else '?'} bytes with 1-element tiles "
-                              "along the group's parallel dims", fatal=error)
+                              "along the group's parallel dims", root.index, fatal=error)
         raise error
     notes: list[str] = []
     has_loop = bool(root.parallel_dims())
     if required - alone and not has_loop:
-        raise GroupBroken(f"op{root.index} has no parallel dim to build a loop around")
+        raise GroupBroken(f"op{root.index} has no parallel dim to build a loop around", root.index)
     probe = _MinimalProbe(nest) if has_loop else None
     # Group members first: they must all join, whatever the fuse mode.
     members = _grow(payload, root, alone, taken, axes, probe, notes,
@@ -366,7 +369,7 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
     if not required <= members:
         missing = sorted(required - members)
         raise GroupBroken(f"op{missing[0]} {payload.ops[missing[0]].name} is not a producer of op{root.index} "
-                          "(consumer fusion is not planned yet)")
+                          "(consumer fusion is not planned yet)", missing[0])
     sizes: Sizes | None = None
 
     def optional(i: int) -> str | None:  # a member of another fuse group joins only with its group
@@ -437,7 +440,7 @@ def _grow(payload: Payload, root: TileableOp, members: frozenset[int], taken: di
             reason = fit(idx, members | {idx})
         if reason is not None:
             if must:
-                raise GroupBroken(f"op{idx} {cand.name} cannot join: {reason}")
+                raise GroupBroken(f"op{idx} {cand.name} cannot join: {reason}", idx)
             notes.append(f"op{idx} {cand.name} not fused: {reason}")
             continue
         members = members | {idx}
@@ -527,14 +530,9 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
 
 
 def _forall_sizes(root: TileableOp, root_tiles: tuple[int, ...]) -> list[int]:
-    """tile_using_forall sizes: tiled parallel dims, 0 elsewhere. With none
-    tiled (only reductions, or only a two-level nest's inner loops), a
-    one-trip forall still gives the fused producers a loop to live in."""
-    par = root.parallel_dims()
-    sizes = [s if d in par and s < root.domain[d] else 0 for d, s in enumerate(root_tiles)]
-    if par and not any(sizes):
-        sizes[par[0]] = root.domain[par[0]]
-    return sizes
+    """tile_using_forall sizes: the dims footprint.forall_dims names, 0 elsewhere."""
+    tiled = forall_dims(root, root_tiles)
+    return [s if d in tiled else 0 for d, s in enumerate(root_tiles)]
 
 
 def _producer_refs(payload: Payload, root: int, members: frozenset[int]) -> tuple[list[OpRef], list[int]]:

@@ -5,13 +5,15 @@ and fuse mode, generate -> apply -> verify passes -- the same numbers, every
 loop body within the budget, nothing computed twice -- or generate refuses
 with a one-line exit-2 error naming the payload (a budget below the
 smallest tile). 200 examples, the same ones on every run (derandomized);
-benchmarks/fuzz.py runs more, with fresh seeds."""
+benchmarks/fuzz.py runs more, with fresh seeds; what it found is kept in
+tests/fuzz_found/."""
 
 from __future__ import annotations
 
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from random_payloads import RandomPayload, random_payloads, run_example
@@ -26,3 +28,17 @@ def test_random_payloads_verify_or_are_refused(example: RandomPayload):
     assert outcome.kind in ("pass", "refused"), f"{outcome.kind}: {outcome.detail}\n{example.text}"
     if outcome.kind == "refused":
         assert "too small" in outcome.detail or "cannot share one loop nest" in outcome.detail, outcome.detail
+
+
+FOUND = sorted((Path(__file__).parent / "fuzz_found").glob("*.mlir"))
+
+
+@pytest.mark.parametrize("payload", FOUND, ids=lambda p: p.stem)
+def test_what_fuzzing_found_stays_fixed(payload: Path):
+    """Payloads benchmarks/fuzz.py once failed on (their first line says
+    how), with the options on their second line: each verifies now."""
+    options = payload.read_text().splitlines()[1].removeprefix("// schedgen: ").split()
+    budget, mode = int(options[options.index("--memory") + 1]), options[options.index("--fuse-mode") + 1]
+    with tempfile.TemporaryDirectory(prefix="schedgen-fuzz-") as tmp:
+        outcome = run_example(RandomPayload(payload.read_text(), "", 0, budget, mode), Path(tmp))
+    assert outcome.kind == "pass", outcome.detail
