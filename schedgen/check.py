@@ -77,6 +77,7 @@ class NestReport(BaseModel):
     planned_nest: int | None = None  # the nest id the schedule gave it (schedgen.nest)
     loops: list[LoopInfo]
     ops: list[OpTile]
+    rewritten: list[str] = []  # ops that are not copies of a payload op, "<name> from <op label>"
     footprint_bytes: int | None
     planned_bytes: int | None = None  # the planner's figure, recorded in the schedule
     budget_bytes: int
@@ -302,11 +303,12 @@ def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, 
     placed: list[tuple[TileableOp | None, int | None, int | None, int | None]] = []
     for op in _tileable_ops(func):
         loc = _file_loc(op)
+        orig = by_loc.get(loc) if loc else None
         top_op = _top_level(op)
         nest = loops.index(top_op) if top_op in loops else None
         trips = [t for lp in _enclosing_loops(op) for t in loop_info(lp).trips]
         executions = prod(trips) if all(t is not None for t in trips) else None  # type: ignore[arg-type]
-        placed.append((by_loc.get(loc) if loc else None, nest, executions, _origin(op)))
+        placed.append((orig, nest, executions, _origin(op)))
     untiled = []
     for o, u in zip([o for o in top if is_tileable(o.name)], measured.untiled):
         loc = _file_loc(o)
@@ -316,12 +318,20 @@ def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, 
         untiled.append(UntiledReport(label=orig.label if orig else o.name, payload_line=line_of(o),
                                      footprint_bytes=u.footprint_bytes, budget_bytes=budget,
                                      read_by_nests=sorted(readers)))
+    names = [op.name for op in _tileable_ops(func)]  # before generalization renames them
     generalize(module.operation)  # to read every op's indexing maps; op order is kept
     work: dict[int, dict[str, float]] = {}  # op -> where its copies run -> share of its domain done there
-    for (orig, nest, executions, origin), generic in zip(placed, _tileable_ops(func)):
+    for (orig, nest, executions, origin), generic, op in zip(placed, _tileable_ops(func), names):
+        tile = list(iteration_domain(generic))
         if orig is None:
             continue
-        tile = list(iteration_domain(generic))
+        if op != orig.name or len(tile) != len(orig.domain):
+            # Not a copy: what a canonicalization rewrote the op into (a transpose
+            # of a unit dim becomes a smaller transpose and a broadcast, both at its
+            # location). Its work is not comparable with the op's.
+            if nest is not None:
+                nests[nest].rewritten.append(f"{op} from {orig.label}")
+            continue
         if nest is not None:
             nests[nest].ops.append(OpTile(label=orig.label, payload_line=orig.line, tile=tile,
                                           tile_bound=_bounds(generic, tile), domain=list(orig.domain),
@@ -415,6 +425,8 @@ def format_check(r: CheckReport) -> str:
             at = f", placed at line {o.schedule_line}" if o.schedule_line else ""
             lines.append(f"  {o.label} (payload line {o.payload_line}): tile sizes [{sizes}] = {tile} of "
                          f"{'x'.join(map(str, o.domain))}{at}")
+        for what in n.rewritten:
+            lines.append(f"  {what}, rewritten by a canonicalization (not counted as a copy)")
     for u in r.untiled:
         fp = "?" if u.footprint_bytes is None else str(u.footprint_bytes)
         lines.append(f"untiled {u.label} (payload line {u.payload_line}): {fp} / {u.budget_bytes} bytes  "

@@ -570,6 +570,10 @@ def _two_level_nest(payload: Payload, root: TileableOp, target: Target, members:
     except MergeError:
         return None
     names = {m: axes.names(m) for m in members}
+    if any(len(set(n)) < len(n) for n in names.values()):
+        # Two dims of one op on one axis (a square tensor read both ways somewhere in
+        # the payload joins its axes): per-axis loop sizes cannot describe the tiles.
+        return None
     outer_dims = _Nest(payload, root, target, axis_map).tileable_dims(members)
     extent = {a: payload.ops[m].domain[k] for m in members for k, a in enumerate(names[m])}
     inner_axes = [a for a in axes.groups.r if extent[a] > 1]

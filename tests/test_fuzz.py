@@ -36,9 +36,10 @@ FOUND = sorted((Path(__file__).parent / "fuzz_found").glob("*.mlir"))
 @pytest.mark.parametrize("payload", FOUND, ids=lambda p: p.stem)
 def test_what_fuzzing_found_stays_fixed(payload: Path):
     """Payloads benchmarks/fuzz.py once failed on (their first line says
-    how), with the options on their second line: each verifies now."""
+    how), with the options on their second line: each verifies now, or is
+    refused cleanly where the line ends with "(refused)"."""
     options = payload.read_text().splitlines()[1].removeprefix("// schedgen: ").split()
     budget, mode = int(options[options.index("--memory") + 1]), options[options.index("--fuse-mode") + 1]
     with tempfile.TemporaryDirectory(prefix="schedgen-fuzz-") as tmp:
         outcome = run_example(RandomPayload(payload.read_text(), "", 0, budget, mode), Path(tmp))
-    assert outcome.kind == "pass", outcome.detail
+    assert outcome.kind == ("refused" if options[-1] == "(refused)" else "pass"), outcome.detail
