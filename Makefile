@@ -7,7 +7,9 @@ STAMP := $(VENV)/.installed
 DEMO_PAYLOAD := payloads/matmul_bias_relu.mlir
 DEMO_OUT := build/demo
 
-.PHONY: demo test schedules clean
+CORPUS_VENV := .venv-corpus
+
+.PHONY: demo test schedules corpus corpus-models clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,5 +36,20 @@ test: $(STAMP)
 schedules: $(STAMP)
 	$(BIN)/python -m schedgen.schedules
 
+# The real-model corpus (corpus/make_corpus.py): torch, torchvision, transformers,
+# timm and torch-mlir go into their own venv (the `corpus` extra), never into .venv.
+$(CORPUS_VENV)/.installed: pyproject.toml
+	test -x $(CORPUS_VENV)/bin/python || $(PYTHON) -m venv $(CORPUS_VENV)
+	$(CORPUS_VENV)/bin/python -m pip install --quiet -e '.[corpus]'
+	touch $@
+
+# Re-export the checked-in blocks (corpus/*.mlir + .npz).
+corpus: $(CORPUS_VENV)/.installed
+	$(CORPUS_VENV)/bin/python corpus/make_corpus.py
+
+# Whole models (tens of MB of weights) into build/corpus/, for benchmarks/real_models.py.
+corpus-models: $(CORPUS_VENV)/.installed
+	$(CORPUS_VENV)/bin/python corpus/make_corpus.py --models
+
 clean:
-	rm -rf build $(VENV)
+	rm -rf build $(VENV) $(CORPUS_VENV)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from schedgen.execute import random_inputs, time_function
+from schedgen.execute import random_inputs, read_inputs, time_function
 from schedgen.payload import Payload, TileableOp, load_payload
 from schedgen.progress import progress
 
@@ -50,7 +50,8 @@ class BenchResult(BaseModel):
 
 def bench(payload_path: Path | str, schedule_path: Path | str | None = None, threads: int = 1,
           repeats: int = 5, warmup: int = 1, peak_per_core: float | None = None, func: str | None = None,
-          timeout: float = 1800, min_seconds: float = 0.2) -> BenchResult:
+          timeout: float = 1800, min_seconds: float = 0.2, inputs_path: Path | str | None = None) -> BenchResult:
+    """`inputs_path`: an .npz of inputs (in_0, ...) instead of seeded random ones."""
     from schedgen.apply import apply_schedule
 
     payload_path = Path(payload_path)
@@ -60,7 +61,8 @@ def bench(payload_path: Path | str, schedule_path: Path | str | None = None, thr
         bar.status("applying the schedule" if schedule_path else "loading")
         model = load_payload(payload_path, func)
         text = apply_schedule(payload_path, schedule_path) if schedule_path else payload_path.read_text()
-        inputs = random_inputs(list(model.arg_types), seed=0)
+        inputs = read_inputs(inputs_path, list(model.arg_types))[0] if inputs_path is not None \
+            else random_inputs(list(model.arg_types), seed=0)
         bar.update()
         bar.status(f"compiling, {warmup} warm-up + {repeats}+ timed runs"
                    + (f" (at least {min_seconds:g} s)" if min_seconds else ""))

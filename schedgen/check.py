@@ -32,7 +32,8 @@ from pydantic import BaseModel, computed_field
 
 from schedgen.apply import ENTRY, TILE_STAGE, ScheduleInfo, apply_parsed, schedule_info
 from schedgen.errors import SchedgenError
-from schedgen.measure import LOOPS, dim_bound, line_of, measure, walk_ops
+from schedgen.isolated import apply_isolated
+from schedgen.measure import LOOPS, const_int, dim_bound, find_func, line_of, measure, owner_op, walk_ops
 from schedgen.mlir_env import new_context, parse_file
 from schedgen.payload import Payload, TileableOp, generalize, is_tileable, iteration_domain, load_payload
 
@@ -182,16 +183,6 @@ def _origin(op: ir.Operation) -> int | None:
 # Reading the transformed function
 
 
-def _const_index(v: ir.Value) -> int | None:
-    owner = v.owner if isinstance(v, ir.OpResult) else None
-    if owner is None:
-        return None
-    owner = owner.operation if isinstance(owner, ir.OpView) else owner
-    if owner.name == "arith.constant" and isinstance(owner.attributes["value"], ir.IntegerAttr):
-        return ir.IntegerAttr(owner.attributes["value"]).value
-    return None
-
-
 def _trips(lb: int | None, ub: int | None, step: int | None) -> int | None:
     if lb is None or ub is None or not step:
         return None
@@ -208,7 +199,7 @@ def loop_info(loop: ir.Operation) -> LoopInfo:
         ubs = _static(list(ir.DenseI64ArrayAttr(loop.attributes["staticUpperBound"])))
         steps = _static(list(ir.DenseI64ArrayAttr(loop.attributes["staticStep"])))
     else:  # scf.for: lower bound, upper bound, step operands
-        lbs, ubs, steps = ([_const_index(loop.operands[i])] for i in range(3))
+        lbs, ubs, steps = ([const_int(loop.operands[i])] for i in range(3))
     return LoopInfo(kind=loop.name, steps=steps, trips=[_trips(*t) for t in zip(lbs, ubs, steps)],
                     schedule_line=_origin(loop))
 
@@ -238,11 +229,6 @@ def _tileable_ops(func: ir.OpView) -> list[ir.Operation]:
     return [o for o in walk_ops(func.operation) if is_tileable(o.name)]
 
 
-def _func(module: ir.Module, name: str) -> ir.OpView:
-    return next(op for op in module.body.operations
-                if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == name)
-
-
 # --------------------------------------------------------------------------
 
 
@@ -260,18 +246,18 @@ def inspect(model: Payload, schedule_path: Path | str, memory: int | None = None
     schedule as it is written (what `apply` prints and `verify` executes)."""
     payload_path, schedule_path = Path(model.path), Path(schedule_path)
     ctx = new_context()
-    whole = parse_file(payload_path, ctx, "payload")
     schedule = parse_file(schedule_path, ctx, "schedule")
     with ctx, ir.Location.unknown():
         info = schedule_info(schedule)
         budget = budget_for(schedule_path, memory, info)
-        apply_parsed(whole, schedule, payload_path, schedule_path, ENTRY)
+        # First in a child process: where MLIR aborts, that is a one-line error here.
+        whole = apply_isolated(payload_path, schedule_path, ENTRY)
         instrument(schedule)
         tiled = parse_file(payload_path, ctx, "payload")
         apply_parsed(tiled, schedule, payload_path, schedule_path, TILE_STAGE if info.tile_stage else ENTRY)
         report = _report(model, tiled, info, budget, footprint or info.footprint, str(payload_path),
                          str(schedule_path))
-        return report, str(whole)
+        return report, whole
 
 
 def budget_for(schedule: Path, memory: int | None, info: ScheduleInfo) -> int:
@@ -286,7 +272,7 @@ def budget_for(schedule: Path, memory: int | None, info: ScheduleInfo) -> int:
 def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, mode: str, payload: str,
             schedule: str) -> CheckReport:
     measured = measure(module, model.func_name, info.alignment_bytes, precise=mode == "precise")
-    func = _func(module, model.func_name)
+    func = find_func(module, model.func_name)
     by_loc = {(o.line, o.col): o for o in model.ops}
     top = [op.operation for op in func.regions[0].blocks[0].operations]
     loops = [op for op in top if op.name in LOOPS]
@@ -300,8 +286,9 @@ def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, 
                                 if planned and planned <= len(info.nest_footprints) else None,
                                 budget_bytes=budget, problem=m.problem))
     # Where each tileable op sits: its original, nest, and how often it runs.
+    before = _tileable_ops(func)
     placed: list[tuple[TileableOp | None, int | None, int | None, int | None]] = []
-    for op in _tileable_ops(func):
+    for op in before:
         loc = _file_loc(op)
         orig = by_loc.get(loc) if loc else None
         top_op = _top_level(op)
@@ -314,11 +301,11 @@ def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, 
         loc = _file_loc(o)
         orig = by_loc.get(loc) if loc else None
         readers = {loops.index(t) + 1 for r in o.results for use in r.uses
-                   if (t := _top_level(_owner(use))) in loops}
+                   if (t := _top_level(owner_op(use))) in loops}
         untiled.append(UntiledReport(label=orig.label if orig else o.name, payload_line=line_of(o),
                                      footprint_bytes=u.footprint_bytes, budget_bytes=budget,
                                      read_by_nests=sorted(readers)))
-    names = [op.name for op in _tileable_ops(func)]  # before generalization renames them
+    names = [op.name for op in before]  # generalization renames them
     generalize(module.operation)  # to read every op's indexing maps; op order is kept
     work: dict[int, dict[str, float]] = {}  # op -> where its copies run -> share of its domain done there
     for (orig, nest, executions, origin), generic, op in zip(placed, _tileable_ops(func), names):
@@ -365,11 +352,6 @@ def _bounds(generic: ir.Operation, tile: list[int | None]) -> list[int | None]:
             if isinstance(e, ir.AffineDimExpr) and out[e.position] is None:
                 out[e.position] = dim_bound(v, k)
     return out
-
-
-def _owner(use: ir.OpOperand) -> ir.Operation:
-    owner = use.owner
-    return owner.operation if isinstance(owner, ir.OpView) else owner
 
 
 def _top_level(op: ir.Operation) -> ir.Operation:

@@ -29,6 +29,8 @@ def _add_planning(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory", type=int, metavar="BYTES", help="override the target's local memory budget")
     p.add_argument("--fuse-mode", default=FuseMode.MAX_PRODUCERS.value, choices=[m.value for m in FuseMode])
     p.add_argument("--func", help="function to schedule (default: the only public one)")
+    p.add_argument("--strict-groups", action="store_true",
+                   help="refuse a fuse group that cannot share one loop nest (default: split it, with a note)")
     _add_footprint(p)
 
 
@@ -72,6 +74,9 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("schedule", type=Path)
     _add_budget_override(v)
     v.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    v.add_argument("--inputs", type=Path, metavar="FILE.npz",
+                   help="inputs in argument order (in_0, in_1, ... or arr_0, ...) instead of random ones; "
+                        "outputs saved there as out_0, ... are compared too")
     v.add_argument("--json", action="store_true", help="the report as JSON")
     c = sub.add_parser("check", help="apply to a copy, no execution: per nest the tiles in the IR, fused ops, "
                                      "footprint vs budget, ops computed twice; exit 1 on a violation")
@@ -90,6 +95,7 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--min-time", type=float, default=0.2,
                    help="more timed runs until they add up to this many seconds (default 0.2; 0: exactly --repeats)")
     b.add_argument("--func", help="function (default: the only public one)")
+    b.add_argument("--inputs", type=Path, metavar="FILE.npz", help="inputs in argument order instead of random ones")
     b.add_argument("--json", action="store_true", help="the result as JSON")
     pk = sub.add_parser("peak", help="measure one core's f32 FMA peak (cached; bench reports %% of it)")
     pk.add_argument("--force", action="store_true", help="measure again even if a figure is cached")
@@ -158,19 +164,23 @@ def _plan(args: argparse.Namespace) -> tuple[Plan, Payload]:
 
     target = load_target(args.target, args.memory)
     model = load_payload(args.payload, args.func)
-    return plan(model, target, FuseMode(args.fuse_mode), args.footprint), model
+    return plan(model, target, FuseMode(args.fuse_mode), args.footprint, args.strict_groups), model
 
 
 def _run(args: argparse.Namespace) -> int:
     if args.verb == "generate":
         from schedgen.emit import is_untouched, render
+        from schedgen.isolated import applies_or_raise
 
         if args.output is not None and args.output.is_file() and not args.force:
             _refuse_inputs(args.output, [args.payload])
             if not is_untouched(args.output.read_text(errors="replace")):  # a person's edits, or no schedule
                 raise SchedgenError(str(args.output), "exists and is not what schedgen wrote there (edited since?); "
                                     "pass --force to overwrite it")
-        write_output(args.output, render(_plan(args)[0]), [args.payload])
+        plan, _ = _plan(args)
+        text = render(plan)
+        applies_or_raise(args.payload, text, plan)  # never a schedule that does not apply
+        write_output(args.output, text, [args.payload])
         return 0
     if args.verb == "explain":
         if args.graph is not None:
@@ -188,9 +198,9 @@ def _run(args: argparse.Namespace) -> int:
         write_output(args.output, mark(str(args.payload), args.func), [args.payload])
         return 0
     if args.verb == "apply":
-        from schedgen.apply import apply_schedule
+        from schedgen.isolated import apply_isolated
 
-        write_output(args.output, apply_schedule(args.payload, args.schedule), [args.payload, args.schedule])
+        write_output(args.output, apply_isolated(args.payload, args.schedule), [args.payload, args.schedule])
         return 0
     if args.verb == "check":
         from schedgen.check import check, format_check
@@ -201,7 +211,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.verb == "verify":
         from schedgen.verify import format_report, verify
 
-        vreport = verify(args.payload, args.schedule, args.func, _budget(args), args.seed, footprint=args.footprint)
+        vreport = verify(args.payload, args.schedule, args.func, _budget(args), args.seed, footprint=args.footprint,
+                         inputs_path=args.inputs)
         print(vreport.model_dump_json(indent=2) if args.json else format_report(vreport))
         return 0 if vreport.ok else 1
     if args.verb == "peak":
@@ -262,7 +273,7 @@ def _bench(args: argparse.Namespace) -> int:
             schedule = Path(tmp) / "schedule.mlir"
             schedule.write_text(render(plan(load_payload(args.payload, args.func), target)))
         result = bench(args.payload, schedule, args.threads, args.repeats, peak_per_core=peak, func=args.func,
-                       min_seconds=args.min_time)
+                       min_seconds=args.min_time, inputs_path=args.inputs)
         if args.schedule is None and not args.untransformed:
             result.schedule = f"generated for {args.target}"
     print(result.model_dump_json(indent=2) if args.json else format_bench(result))

@@ -31,9 +31,12 @@ def _var(op_index: int) -> str:
 
 
 def _groups(plan: Plan) -> list[dict]:
-    by_type: dict[tuple[str, str], list] = defaultdict(list)
+    """One match per op name and result type; by name alone where an op of
+    that name has several results (filter_result_type matches one-result ops)."""
+    by_name_only = {op.name for op in plan.ops if op.results > 1}
+    by_type: dict[tuple[str, str | None], list] = defaultdict(list)
     for op in plan.ops:
-        by_type[(op.name, op.result_type)].append(op)
+        by_type[(op.name, None if op.name in by_name_only else op.result_type)].append(op)
     groups = []
     for g, ((name, rtype), ops) in enumerate(by_type.items()):
         groups.append({"name": name, "result_type": rtype, "var": f"match{g}",

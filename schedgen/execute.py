@@ -26,6 +26,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from schedgen.errors import SchedgenError
 from schedgen.math_approx import approximate_exp
 
 # Verified on MLIR 22.1.8 (see the field notes, "Executing payloads"), plus:
@@ -52,7 +53,15 @@ _TO_LOOPS = (
     "lower-affine",
 )
 _TO_LLVM = (
+    # x**3 of tanh-GELU arrives as math.fpowi with a vector exponent, which the
+    # LLVM intrinsic does not take: multiply it out.
+    "math-expand-ops{ops=fpowi}",
     "convert-vector-to-llvm",
+    "convert-to-llvm",
+    # What is left of math (erf of exact GELU, tanh...) has no LLVM intrinsic:
+    # libm calls (scalarized for vectors; the JIT resolves them in this
+    # process). Only after the intrinsics took theirs: rsqrt has no libm twin.
+    "convert-math-to-libm",
     "convert-to-llvm",
     "reconcile-unrealized-casts",
 )
@@ -101,7 +110,7 @@ def numpy_dtype(element_type: str) -> np.dtype[Any]:
 def random_inputs(arg_types: list[tuple[tuple[int, ...], str]], seed: int) -> list[np.ndarray]:
     """One array per (shape, element type), the same for the same seed:
     floats uniform in [-1, 1] (mixed signs, so relu-like ops matter; no
-    overflow in exp or long sums), integers in [-8, 8], i1 a fair coin. Small
+    overflow in exp or long sums), integers in [0, 8], i1 a fair coin. Small
     integers keep i32 results exact; i8 sums may wrap, but wrapping arithmetic
     is associative, so a tiled payload must still match bit for bit."""
     rng = np.random.default_rng(seed)
@@ -111,11 +120,42 @@ def random_inputs(arg_types: list[tuple[tuple[int, ...], str]], seed: int) -> li
         if dt == np.bool_:
             arr = rng.integers(0, 2, size=shape).astype(np.bool_)
         elif np.issubdtype(dt, np.integer):
-            arr = rng.integers(-8, 9, size=shape).astype(dt)
+            # small and non-negative: integer arguments of models are indices (token ids
+            # that an embedding's bounds check would reject when negative)
+            arr = rng.integers(0, 9, size=shape).astype(dt)
         else:
             arr = rng.uniform(-1.0, 1.0, size=shape).astype(dt)
         out.append(np.ascontiguousarray(arr))
     return out
+
+
+def read_inputs(path: Path | str, arg_types: list[tuple[tuple[int, ...], str]]) -> tuple[list[np.ndarray],
+                                                                                       list[np.ndarray]]:
+    """Inputs (in_0, in_1, ... in argument order; or arr_0, ...) and saved
+    reference outputs (out_0, ...) from an .npz; SchedgenError when they do
+    not fit the function's arguments."""
+    path = Path(path)
+    try:
+        npz = np.load(path)
+    except (OSError, ValueError) as exc:
+        raise SchedgenError(str(path), f"cannot read inputs: {exc}") from None
+    with npz:
+        names = set(npz.files)
+        prefix = "in_" if "in_0" in names else "arr_"
+        inputs = [npz[f"{prefix}{i}"] for i in range(len(arg_types)) if f"{prefix}{i}" in names]
+        outputs = [npz[f"out_{i}"] for i in range(len(names)) if f"out_{i}" in names]
+    if len(inputs) != len(arg_types):
+        raise SchedgenError(str(path), f"holds {len(inputs)} inputs ({prefix}0, ...), the function takes "
+                            f"{len(arg_types)} arguments")
+    out = []
+    for i, (arr, (shape, etype)) in enumerate(zip(inputs, arg_types)):
+        want = numpy_dtype(etype)
+        if tuple(arr.shape) != tuple(shape):
+            raise SchedgenError(str(path), f"input {i} has shape {list(arr.shape)}, argument {i} is {list(shape)}")
+        if arr.dtype != want:
+            raise SchedgenError(str(path), f"input {i} is {arr.dtype}, argument {i} is {etype}")
+        out.append(np.ascontiguousarray(arr))
+    return out, outputs
 
 
 # --------------------------------------------------------------------------
@@ -163,7 +203,7 @@ def time_function(module_text: str, func_name: str, inputs: list[np.ndarray], ti
             raise ExecutionError(error_file.read_text())
         if proc.returncode != 0 or not out_file.is_file():
             phase = _read(d / "phase.txt") or "starting"
-            raise ExecutionError(f"@{func_name}: {_describe_death(proc.returncode, proc.stderr, phase)}")
+            raise ExecutionError(f"@{func_name}: {describe_death(proc.returncode, proc.stderr, phase)}")
         outputs = _load_arrays(out_file)
         times = json.loads(_read(d / "times.json") or "[]")
         return outputs, times
@@ -186,7 +226,9 @@ def _read(path: Path) -> str:
     return path.read_text().strip() if path.is_file() else ""
 
 
-def _describe_death(returncode: int, stderr: str, phase: str) -> str:
+def describe_death(returncode: int, stderr: str, phase: str, who: str = "execution process") -> str:
+    """How a child process died, on one line: the signal and what it was doing,
+    with the LLVM assertion (or last meaningful line) it printed."""
     if returncode < 0:
         try:
             how = f"killed by {signal.Signals(-returncode).name}"
@@ -195,7 +237,7 @@ def _describe_death(returncode: int, stderr: str, phase: str) -> str:
     else:
         how = "exited"
     line = _meaningful_line(stderr)
-    return (f"execution process {how} while {phase} (return code {returncode})"
+    return (f"{who} {how} while {phase} (return code {returncode})"
             + (f": {line}" if line else ""))
 
 
@@ -523,7 +565,7 @@ def _widen_i1_memory(module: Any) -> None:
     over memrefs (before the LLVM conversion): memref types with i1 elements
     become i8, values loaded from them are truncated, values stored extended."""
     from mlir import ir
-    from mlir.dialects import arith, vector
+    from mlir.dialects import arith
 
     i1, i8 = ir.IntegerType.get_signless(1), ir.IntegerType.get_signless(8)
 
@@ -554,9 +596,9 @@ def _widen_i1_memory(module: Any) -> None:
     # and whether the result must be truncated.
     stores = {"memref.store": lambda o: o.operands[0], "vector.store": lambda o: o.operands[0],
               "vector.transfer_write": lambda o: o.operands[0],
-              "vector.maskedstore": lambda o: vector.MaskedStoreOp(o).valueToStore,
-              "vector.transfer_read": lambda o: vector.TransferReadOp(o).padding,
-              "vector.maskedload": lambda o: vector.MaskedLoadOp(o).pass_thru}
+              "vector.maskedstore": lambda o: o.valueToStore,  # (`o` is the op's OpView)
+              "vector.transfer_read": lambda o: o.padding,
+              "vector.maskedload": lambda o: o.pass_thru}
     loads = {"memref.load", "vector.load", "vector.transfer_read", "vector.maskedload"}
     neutral = {"memref.alloc", "memref.alloca", "memref.dealloc", "memref.subview", "memref.cast",
                "memref.reinterpret_cast", "memref.extract_strided_metadata", "memref.copy",
@@ -674,8 +716,9 @@ def tolerance(dtype: str) -> tuple[float, float]:
 
 
 def compare(expected: list[np.ndarray], actual: list[np.ndarray],
-            dtypes: list[str]) -> list[ResultComparison]:
-    """Compare result by result (`dtypes` in MLIR or numpy spelling).
+            dtypes: list[str], tol: tuple[float, float] | None = None) -> list[ResultComparison]:
+    """Compare result by result (`dtypes` in MLIR or numpy spelling; `tol`:
+    (rtol, atol) for floating results instead of the type's own).
     max_rel_err is relative to the floored |expected| of the criterion above.
     A missing result or a shape mismatch fails with infinite error; NaN
     matches only NaN, an infinity only the same infinity."""
@@ -686,7 +729,7 @@ def compare(expected: list[np.ndarray], actual: list[np.ndarray],
         if i >= len(expected) or i >= len(actual) or expected[i].shape != actual[i].shape:
             out.append(ResultComparison(i, tuple(ref.shape), name, math.inf, math.inf, False))
             continue
-        rtol, atol = tolerance(name)
+        rtol, atol = tol if tol is not None and np.dtype(name).kind == "f" else tolerance(name)
         e = expected[i].astype(np.float64)
         a = actual[i].astype(np.float64)
         with np.errstate(invalid="ignore"):

@@ -55,6 +55,28 @@ class _Dynamic(Exception):
     pass
 
 
+def owner_op(x: ir.Value | ir.OpOperand) -> ir.Operation:
+    """The op that defines a result, or that uses an operand (the bindings
+    hand out OpViews or Operations)."""
+    owner = x.owner
+    return owner.operation if isinstance(owner, ir.OpView) else owner
+
+
+def const_int(v: ir.Value) -> int | None:
+    """The value of an integer arith.constant, else None."""
+    if not isinstance(v, ir.OpResult):
+        return None
+    owner = owner_op(v)
+    if owner.name == "arith.constant" and isinstance(owner.attributes["value"], ir.IntegerAttr):
+        return ir.IntegerAttr(owner.attributes["value"]).value
+    return None
+
+
+def find_func(module: ir.Module, name: str) -> ir.OpView:
+    return next(op for op in module.body.operations
+                if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == name)
+
+
 def _bytes(v: ir.Value) -> int:
     """Bytes of a tensor value; a partial tile's dynamic dims count at their
     largest (the constant bound of the `affine.min` that sizes the slice)."""
@@ -73,7 +95,7 @@ def dim_bound(v: ir.Value, dim: int) -> int | None:
     for _ in range(100):
         if not isinstance(v, ir.OpResult):
             return None
-        owner = v.owner.operation if isinstance(v.owner, ir.OpView) else v.owner
+        owner = owner_op(v)
         if owner.name == "tensor.extract_slice":
             static = list(ir.DenseI64ArrayAttr(owner.attributes["static_sizes"]))
             if len(static) != ir.RankedTensorType(v.type).rank:  # rank-reducing: dims do not line up
@@ -95,9 +117,9 @@ def _index_bound(v: ir.Value) -> int | None:
     """A constant, or the smallest constant among an affine.min's results."""
     if not isinstance(v, ir.OpResult):
         return None
-    owner = v.owner.operation if isinstance(v.owner, ir.OpView) else v.owner
+    owner = owner_op(v)
     if owner.name == "arith.constant":
-        return ir.IntegerAttr(owner.attributes["value"]).value
+        return const_int(v)
     if owner.name == "affine.min":
         consts = [e.value for e in ir.AffineMapAttr(owner.attributes["map"]).value.results
                   if isinstance(e, ir.AffineConstantExpr)]
@@ -131,9 +153,7 @@ def _origin(v: ir.Value, produced: set) -> object | None:
     """The nest op result that `v` is the same buffer as, if any."""
     for _ in range(10000):
         if isinstance(v, ir.OpResult):
-            owner = v.owner
-            if isinstance(owner, ir.OpView):
-                owner = owner.operation
+            owner = owner_op(v)
             if owner in produced:
                 # A DPS result is its init's buffer when that init is itself
                 # a nest op's result (fill -> matmul accumulator).
@@ -223,8 +243,7 @@ def measure(module: ir.Module, func_name: str, alignment: int = 1, precise: bool
     """`precise`: live ranges, in-place reuse and first-fit placement at
     `alignment` (the peak); otherwise every buffer counts, rounded up to it."""
     m = Measurement()
-    func = next(op for op in module.body.operations
-                if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == func_name)
+    func = find_func(module, func_name)
     for op in walk_ops(func.operation):
         if is_tileable(op.name):
             m.op_counts[op.name] = m.op_counts.get(op.name, 0) + 1

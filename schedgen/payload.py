@@ -19,6 +19,7 @@ from mlir.dialects.transform import interpreter
 
 from schedgen.errors import SchedgenError
 from schedgen.mlir_env import new_context, parse_file
+from schedgen.normalize import needed_steps, normalize
 
 # Largest tensor accepted: beyond any memory a payload could run in.
 MAX_TENSOR_BYTES = 1 << 40
@@ -133,6 +134,8 @@ class Payload:
     ops: tuple[TileableOp, ...]
     others: tuple[OtherOp, ...]
     returns: tuple[ValueRef, ...]
+    # schedgen.normalize steps the schedule runs first (the model is of the IR after them)
+    normalize: tuple[str, ...] = ()
 
     def where(self, op: TileableOp) -> str:
         return f"{self.path}:{op.line}"
@@ -217,9 +220,13 @@ def load_payload(path: Path | str, func: str | None = None) -> Payload:
     ctx = new_context()
     module = parse_file(path, ctx, "payload")
     with ctx, ir.Location.unknown():
-        generalized = ir.Module.parseFile(str(path))
-        generalize(generalized.operation)
-        return _build(module, generalized, str(path), func)
+        fn = select_function(module, str(path), func)
+        steps = needed_steps(fn.operation)
+        normalize(module, _sym_name(fn), steps)
+        # a copy with its locations (op order and lines pair the two up)
+        generalized = ir.Module.parse(module.operation.get_asm(enable_debug_info=True)).operation
+        generalize(generalized)
+        return _build(module, generalized, str(path), _sym_name(fn), steps)
 
 
 # The transform interpreter rewrites ops in place; a pass pipeline would run
@@ -246,11 +253,11 @@ def _loc(op: ir.Operation) -> tuple[int, int]:
     return 0, 0
 
 
-def _build(module: ir.Module, generalized: ir.Module, path: str, func: str | None) -> Payload:
-    fn = select_function(module, path, func)
-    fn_name = _sym_name(fn)
+def _build(module: ir.Module, generalized: ir.Operation, path: str, fn_name: str,
+           steps: tuple[str, ...]) -> Payload:
+    fn = select_function(module, path, fn_name)
     block = fn.regions[0].blocks[0]
-    gen_fn = next(op for op in generalized.body.operations
+    gen_fn = next(op for op in generalized.regions[0].blocks[0].operations
                   if op.operation.name == "func.func" and _sym_name(op) == fn_name)
     body = list(block.operations)
     gen_body = list(gen_fn.regions[0].blocks[0].operations)
@@ -303,7 +310,7 @@ def _build(module: ir.Module, generalized: ir.Module, path: str, func: str | Non
                  for i, arg in enumerate(block.arguments)]
     _refuse_untileable_between(ops, others, path)
     return Payload(path=path, func_name=fn_name, func_line=_loc(fn.operation)[0], arg_types=tuple(arg_types),
-                   ops=tuple(ops), others=tuple(others), returns=returns)
+                   ops=tuple(ops), others=tuple(others), returns=returns, normalize=steps)
 
 
 def _refuse_untileable_between(ops: list[TileableOp], others: list[OtherOp], path: str) -> None:

@@ -21,7 +21,8 @@ class OpRef(BaseModel):
     index: int  # position among the function's tileable ops
     name: str
     line: int
-    result_type: str
+    result_type: str  # of its first result
+    results: int = 1  # ops with several results are matched by name alone (filter_result_type takes one)
 
     @property
     def label(self) -> str:
@@ -142,6 +143,7 @@ class GroupInfo(BaseModel):
     principal: int
     members: list[int]
     nests: list[int]
+    split: str | None = None  # why the group was split over several nests (it could not share one)
 
 
 class Plan(BaseModel):
@@ -162,6 +164,7 @@ class Plan(BaseModel):
     inner: list[InnerTiling] = []
     kernels: list[RegisterKernel] = []  # contractions at register level; their ops are not in `inner`
     parallel_nests: list[int] = []  # ids of the nests whose scf.forall runs on all cores (scf.parallel)
+    normalize: list[str] = []  # schedgen.normalize steps the schedule runs before it matches ops
 
 
 def format_table(plan: Plan) -> str:
@@ -207,7 +210,8 @@ def format_table(plan: Plan) -> str:
     for g in plan.groups:
         where = f"nest {g.nests[0]}" if len(g.nests) == 1 else ("untiled" if not g.nests else f"nests {g.nests}")
         lines.append(f"group #{g.id} {g.pattern}: principal op{g.principal}, ops "
-                     + ", ".join(f"op{m}" for m in g.members) + f" -> {where}")
+                     + ", ".join(f"op{m}" for m in g.members) + f" -> {where}"
+                     + (f" (split: {g.split})" if g.split else ""))
     for u in plan.untiled:
         lines.append(f"{'-':<5} {u.op.label + ' (line ' + str(u.op.line) + ')':<34} {'untiled':<22} {'-':<11} "
                      f"{str(u.footprint_bytes) + ' / ' + str(budget):<22} {u.reason}")

@@ -48,7 +48,8 @@ from schedgen.tile_search import SearchDim, Sizes, fit_tiles, keeps_order
 
 
 def op_ref(op: TileableOp) -> OpRef:
-    return OpRef(index=op.index, name=op.name, line=op.line, result_type=op.results[0].type_str)
+    return OpRef(index=op.index, name=op.name, line=op.line, result_type=op.results[0].type_str,
+                 results=len(op.results))
 
 
 class _Nest:
@@ -158,22 +159,26 @@ class _Nest:
 
 
 def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCERS,
-         footprint_mode: str = "analytic") -> Plan:
+         footprint_mode: str = "analytic", strict_groups: bool = False) -> Plan:
     """`footprint_mode` "precise" checks tile sizes by simulating the loop
-    body (schedgen.precise) after the analytic search found a start."""
+    body (schedgen.precise) after the analytic search found a start.
+    `strict_groups`: refuse a fuse group that cannot share one nest (for back
+    ends that need whole groups) instead of splitting it with a note."""
     checker = PreciseChecker(payload, target) if footprint_mode == "precise" else None
     try:
-        return _plan(payload, target, mode, footprint_mode, checker)
+        return _plan(payload, target, mode, footprint_mode, checker, strict_groups)
     finally:
         if checker is not None:
             checker.close()  # its progress bar
 
 
 def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
-          checker: PreciseChecker | None) -> Plan:
+          checker: PreciseChecker | None, strict_groups: bool) -> Plan:
     budget = target.memory_bytes
     axis_map = AxisMap(payload)
-    groups = find_groups(payload)
+    all_groups = find_groups(payload)
+    groups = list(all_groups)  # the groups still kept whole (a split one leaves)
+    split_why: dict[int, str] = {}  # group id -> why it was split
     grouped = {o.index: [g for g in groups if o.index in g.members] for o in payload.ops}
     fused_into: dict[int, int] = {}
     nests: list[LoopNest] = []
@@ -182,7 +187,9 @@ def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
     def alone(i: int) -> int:
         return untiled_footprint(payload, payload.ops[i], target.alignment_bytes).total
 
-    for op in reversed(payload.ops):
+    pending = list(reversed(payload.ops))
+    while pending:
+        op = pending.pop(0)
         if op.index in fused_into:
             continue
         # Group atomicity: the op's fuse groups (and groups sharing members
@@ -211,6 +218,17 @@ def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
                 raise exc.fatal from None
             label = ", ".join(f"#{g.id} {g.pattern}" for g in mine)
             over = [m for m in sorted(required) if alone(m) > budget]
+            if over and not strict_groups:
+                # Left whole, the group would not fit either: its ops are planned
+                # on their own (several nests), and the plan says why.
+                why = f"cannot share one loop nest within {budget} bytes ({exc}); op{over[0]} alone needs " \
+                      f"{alone(over[0])} bytes untiled"
+                for g in mine:
+                    split_why[g.id] = why
+                groups = [g for g in groups if g not in mine]
+                grouped = {o.index: [g for g in groups if o.index in g.members] for o in payload.ops}
+                pending.insert(0, op)
+                continue
             if over:  # left whole, the group would not fit either: no schedule keeps it in budget
                 culprit = payload.ops[exc.op]
                 ops = ", ".join(f"op{m}" for m in sorted(required))
@@ -231,10 +249,11 @@ def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
     untiled.sort(key=lambda u: u.op.index)
     nest_of = {o.index: n.id for n in nests for o in n.ops}
     infos = [GroupInfo(id=g.id, pattern=g.pattern, principal=g.principal, members=list(g.members),
-                       nests=sorted({nest_of[m] for m in g.members if m in nest_of})) for g in groups]
+                       nests=sorted({nest_of[m] for m in g.members if m in nest_of}), split=split_why.get(g.id))
+             for g in all_groups]
     result = Plan(payload=payload.path, func=payload.func_name, target=target, fuse_mode=mode,
                   ops=[op_ref(o) for o in payload.ops], nests=nests, untiled=untiled, footprint_mode=footprint_mode,
-                  precise_checks=checker.checks if checker else 0, groups=infos)
+                  precise_checks=checker.checks if checker else 0, groups=infos, normalize=list(payload.normalize))
     if target.cpu is not None:
         from schedgen.cpu_tiles import cpu_levels, parallel_nests  # imports plan models: kept out of the import cycle
 

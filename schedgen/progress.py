@@ -78,3 +78,16 @@ class Progress:
 def progress(desc: str, total: int | None = None, unit: str = "it", bar_format: str | None = None) -> Progress:
     """A bar on stderr when it is a terminal; `bar_format` as tqdm's."""
     return Progress(desc, total, unit, bar_format)
+
+
+def phase(text: str) -> None:
+    """What a long command is doing now, on one line of stderr that the next
+    phase overwrites ("" erases it); only on a terminal, like the bars."""
+    if not _stderr_is_tty():
+        return
+    width = max(_columns() - 1, 20) if _columns() else 79
+    line = f"schedgen: {text}..." if text else ""
+    sys.stderr.write("\r" + line[:width].ljust(width) + ("\r" if not text else ""))
+    if not text:
+        sys.stderr.write(" " * width + "\r")
+    sys.stderr.flush()

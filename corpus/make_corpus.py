@@ -1,0 +1,315 @@
+"""Export the real-model corpus: random-init PyTorch models and blocks to
+linalg-on-tensors MLIR with torch-mlir, each with the inputs it was run on
+and PyTorch's own outputs.
+
+    corpus/<name>.mlir   the export (``@<name>``, weights as dense_resource)
+    corpus/<name>.npz    ``inputs``: arr_0..; ``outputs``: out_0.. (PyTorch's)
+
+Blocks (checked in, each well under 8 MB) go to ``corpus/``; whole models
+(``--models``, tens of MB of weights) go to ``build/corpus/``
+(``make corpus-models``). Nothing here reshapes what the front end emits:
+the files are torch-mlir's output as it comes, so schedgen meets what a new
+user's model gives it (size-1 reduction dims, multi-result max, pads before
+convs, concat, erf, i1 masks, i64 token ids, shared source locations).
+
+torch, torchvision, transformers, timm and torch-mlir are DEVELOPMENT-ONLY
+dependencies (the ``corpus`` extra), installed by ``make corpus`` into
+``.venv-corpus``, never into schedgen's own environment: torch-mlir bundles
+its own copy of the MLIR bindings. Seeds are fixed, so every run writes the
+same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import torch
+from torch import nn
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _import_torchvision():
+    """torchvision's C extension (detection ops only) may not load next to a
+    CPU torch; registering its fake kernels then fails on import. The
+    classification models need none of it."""
+    real = torch.library.register_fake
+
+    def lenient(*args, **kwargs):
+        def register(fn):
+            try:
+                return real(*args, **kwargs)(fn)
+            except RuntimeError:  # the op it describes does not exist here
+                return fn
+        return register
+
+    torch.library.register_fake = lenient
+    try:
+        import torchvision
+    finally:
+        torch.library.register_fake = real
+    return torchvision
+
+
+@dataclass
+class Case:
+    name: str
+    what: str
+    build: Callable[[], tuple[nn.Module, tuple[torch.Tensor, ...]]]
+    whole_model: bool = False
+
+
+def _seeded(seed: int = 0) -> None:
+    torch.manual_seed(seed)
+    np.random.seed(seed)
+
+
+# -- CNN blocks ------------------------------------------------------------------
+
+def resnet_block():
+    tv = _import_torchvision()
+    _seeded()
+    block = tv.models.resnet.BasicBlock(64, 64)
+    _randomize_bn(block)
+    return block, (torch.randn(1, 64, 28, 28),)
+
+
+def resnet_down_block():
+    """resnet18's layer2[0]: stride-2 3x3 conv and a 1x1 stride-2 downsample."""
+    tv = _import_torchvision()
+    _seeded(1)
+    block = tv.models.resnet18().layer2[0]
+    _randomize_bn(block)
+    return block, (torch.randn(1, 64, 28, 28),)
+
+
+def resnet_stem():
+    """conv 7x7 stride 2 pad 3, batch norm, relu, max pool 3x3 stride 2 pad 1."""
+    tv = _import_torchvision()
+    _seeded(2)
+    m = tv.models.resnet18()
+    stem = nn.Sequential(m.conv1, m.bn1, m.relu, m.maxpool)
+    _randomize_bn(stem)
+    return stem, (torch.randn(1, 3, 64, 64),)
+
+
+def mobilenet_block():
+    """mobilenet_v2's inverted residual: 1x1 expand, depthwise 3x3, 1x1 project."""
+    tv = _import_torchvision()
+    _seeded(3)
+    block = tv.models.mobilenetv2.InvertedResidual(24, 24, stride=1, expand_ratio=6)
+    _randomize_bn(block)
+    return block, (torch.randn(1, 24, 28, 28),)
+
+
+def resnet18_model():
+    tv = _import_torchvision()
+    _seeded(4)
+    m = tv.models.resnet18()
+    _randomize_bn(m)
+    return m, (torch.randn(1, 3, 224, 224),)
+
+
+def mobilenet_v2_model():
+    tv = _import_torchvision()
+    _seeded(5)
+    m = tv.models.mobilenet_v2()
+    _randomize_bn(m)
+    return m, (torch.randn(1, 3, 224, 224),)
+
+
+def _randomize_bn(m: nn.Module) -> None:
+    """Random-init batch norms are identities in eval mode; give them real
+    statistics so the folded scale and shift matter."""
+    g = torch.Generator().manual_seed(7)
+    for bn in m.modules():
+        if isinstance(bn, nn.BatchNorm2d):
+            n = bn.num_features
+            bn.running_mean.copy_(torch.rand(n, generator=g) * 0.2 - 0.1)
+            bn.running_var.copy_(torch.rand(n, generator=g) * 0.5 + 0.75)
+            bn.weight.data.copy_(torch.rand(n, generator=g) * 0.5 + 0.75)
+            bn.bias.data.copy_(torch.rand(n, generator=g) * 0.2 - 0.1)
+
+
+# -- transformers ---------------------------------------------------------------
+
+class _First(nn.Module):
+    """A block that returns a tuple, reduced to its first output."""
+
+    def __init__(self, inner: nn.Module, **kwargs) -> None:
+        super().__init__()
+        self.inner = inner
+        self.kwargs = kwargs
+
+    def forward(self, *args):
+        out = self.inner(*args, **self.kwargs)
+        return out[0] if isinstance(out, (tuple, list)) else out
+
+
+def _gpt2_config(layers: int):
+    from transformers import GPT2Config
+
+    return GPT2Config(n_embd=128, n_head=4, n_layer=layers, n_positions=64, vocab_size=1000,
+                      attn_implementation="eager", resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0)
+
+
+def gpt2_block():
+    from transformers.models.gpt2.modeling_gpt2 import GPT2Block
+
+    _seeded(10)
+    block = GPT2Block(_gpt2_config(1), layer_idx=0).eval()
+    return _First(block), (torch.randn(1, 32, 128),)
+
+
+class _CausalLM(nn.Module):
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, ids):
+        return self.model(input_ids=ids, use_cache=False, return_dict=False)[0]
+
+
+def gpt2_model():
+    """A 1-layer GPT-2 with its embeddings, causal mask and LM head, on token ids."""
+    from transformers import GPT2LMHeadModel
+
+    _seeded(11)
+    model = GPT2LMHeadModel(_gpt2_config(1)).eval()
+    ids = torch.randint(0, 1000, (1, 32), generator=torch.Generator().manual_seed(11))
+    return _CausalLM(model), (ids,)
+
+
+def _bert_config(layers: int):
+    from transformers import BertConfig
+
+    return BertConfig(hidden_size=128, num_attention_heads=4, intermediate_size=512, num_hidden_layers=layers,
+                      vocab_size=1000, max_position_embeddings=64, attn_implementation="eager",
+                      hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)
+
+
+def bert_layer():
+    from transformers.models.bert.modeling_bert import BertLayer
+
+    _seeded(12)
+    layer = BertLayer(_bert_config(1)).eval()
+    return _First(layer), (torch.randn(1, 32, 128),)
+
+
+class _Encoder(nn.Module):
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, ids):
+        return self.model(input_ids=ids, return_dict=False)[0]
+
+
+def bert_model():
+    """A 1-layer BERT encoder on token ids (embeddings, layer norm, one layer)."""
+    from transformers import BertModel
+
+    _seeded(13)
+    model = BertModel(_bert_config(1), add_pooling_layer=False).eval()
+    # Non-persistent buffers have no state mapping in the export: make them persistent.
+    emb = model.embeddings
+    for name in ("position_ids", "token_type_ids"):
+        if hasattr(emb, name):
+            buf = getattr(emb, name)
+            delattr(emb, name)
+            emb.register_buffer(name, buf, persistent=True)
+    ids = torch.randint(0, 1000, (1, 32), generator=torch.Generator().manual_seed(13))
+    return _Encoder(model), (ids,)
+
+
+def vit_block():
+    """One ViT-tiny encoder block (dim 192, 3 heads, MLP 768, exact GELU) on 197 tokens."""
+    from timm.models.vision_transformer import Block
+
+    _seeded(14)
+    block = Block(dim=192, num_heads=3, mlp_ratio=4.0, qkv_bias=True).eval()
+    return block, (torch.randn(1, 197, 192),)
+
+
+def vit_tiny_model():
+    """ViT-tiny with one block: 16x16 patch conv, cls-token concat, 197 tokens, head."""
+    from timm.models.vision_transformer import VisionTransformer
+
+    _seeded(15)
+    model = VisionTransformer(img_size=224, patch_size=16, embed_dim=192, depth=1, num_heads=3,
+                              num_classes=100).eval()
+    return model, (torch.randn(1, 3, 224, 224),)
+
+
+CASES = [
+    Case("resnet_block", "torchvision resnet BasicBlock(64, 64), 1x64x28x28", resnet_block),
+    Case("resnet_down_block", "torchvision resnet18 layer2[0] (stride 2, 1x1 downsample), 1x64x28x28",
+         resnet_down_block),
+    Case("resnet_stem", "torchvision resnet18 stem (7x7/2 pad 3 conv, bn, relu, 3x3/2 max pool), 1x3x64x64",
+         resnet_stem),
+    Case("mobilenet_block", "torchvision mobilenet_v2 InvertedResidual(24, 24, expand 6), 1x24x28x28",
+         mobilenet_block),
+    Case("gpt2_block", "transformers GPT2Block (n_embd 128, 4 heads), 1x32x128", gpt2_block),
+    Case("bert_layer", "transformers BertLayer (hidden 128, 4 heads, FFN 512), 1x32x128", bert_layer),
+    Case("vit_block", "timm ViT Block (dim 192, 3 heads, MLP 768, exact GELU), 1x197x192", vit_block),
+    Case("vit_tiny", "timm VisionTransformer, 1 block, patch 16, 224x224 -> 197 tokens, 100 classes",
+         vit_tiny_model),
+    Case("gpt2_1layer", "transformers GPT2LMHeadModel, 1 layer, n_embd 128, vocab 1000, 32 token ids",
+         gpt2_model, whole_model=True),
+    Case("bert_1layer", "transformers BertModel, 1 layer, hidden 128, vocab 1000, 32 token ids",
+         bert_model, whole_model=True),
+    Case("resnet18", "torchvision resnet18, 1x3x224x224", resnet18_model, whole_model=True),
+    Case("mobilenet_v2", "torchvision mobilenet_v2, 1x3x224x224", mobilenet_v2_model, whole_model=True),
+]
+
+
+def export(case: Case, out_dir: Path) -> Path:
+    from torch_mlir import fx
+
+    model, inputs = case.build()
+    model.eval()
+    with torch.no_grad():
+        outputs = model(*inputs)
+        module = fx.export_and_import(model, *inputs, output_type="linalg-on-tensors", func_name=case.name)
+    outputs = outputs if isinstance(outputs, (tuple, list)) else (outputs,)
+    header = (f"// Generated by corpus/make_corpus.py (torch {torch.__version__}, "
+              f"torch-mlir {metadata.version('torch-mlir')}): {case.what}.\n"
+              f"// Random-init weights, eval mode; the export as torch-mlir gives it. Do not edit by hand.\n")
+    path = out_dir / f"{case.name}.mlir"
+    path.write_text(header + str(module))
+    arrays = {f"in_{i}": t.numpy() for i, t in enumerate(inputs)}
+    arrays.update({f"out_{i}": t.detach().numpy() for i, t in enumerate(outputs)})
+    np.savez_compressed(out_dir / f"{case.name}.npz", **arrays)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="cases to export (default: every block, or every model)")
+    parser.add_argument("--models", action="store_true", help="the whole models, into build/corpus/")
+    parser.add_argument("-o", "--out-dir", type=Path, help="output folder")
+    args = parser.parse_args(argv)
+    chosen = [c for c in CASES if (c.name in args.names if args.names else c.whole_model == args.models)]
+    if args.names and len(chosen) != len(args.names):
+        print(f"unknown case; known: {', '.join(c.name for c in CASES)}", file=sys.stderr)
+        return 2
+    _import_torchvision()  # first: transformers imports it too, and would fail on it
+    for case in chosen:
+        out = args.out_dir or (ROOT / "build" / "corpus" if case.whole_model else ROOT / "corpus")
+        out.mkdir(parents=True, exist_ok=True)
+        with contextlib.redirect_stdout(sys.stderr):
+            path = export(case, out)
+        print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path} "
+              f"({path.stat().st_size / 1e6:.1f} MB)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

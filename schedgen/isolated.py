@@ -1,0 +1,106 @@
+"""Apply a schedule in a child process, so that an MLIR/LLVM assertion (a
+hand-edited `tile_sizes [0, 0]`, a reduction tiled through a `(d0, 0)`
+map) ends in a one-line error instead of taking schedgen down with it.
+
+`python -m schedgen.isolated PAYLOAD SCHEDULE ENTRY OUT_DIR` writes the
+transformed payload to OUT_DIR/out.mlir, or the user-facing error to
+OUT_DIR/error.json. The parent runs it before it applies the same schedule
+in process (where it needs the module itself): the interpreter is
+deterministic, so what survived in the child survives there too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from schedgen.errors import SchedgenError
+from schedgen.execute import describe_death
+
+if TYPE_CHECKING:
+    from schedgen.plan import Plan
+
+ENTRY = "__transform_main"  # as schedgen.apply (which this module must not import: it loads MLIR)
+
+
+def apply_isolated(payload: Path | str, schedule: Path | str, entry: str = ENTRY, timeout: float = 600) -> str:
+    """The payload transformed by `schedule` (its `entry` sequence), as text;
+    SchedgenError with the schedule's file:line when it does not apply, or
+    when MLIR aborted the child."""
+    payload, schedule = Path(payload), Path(schedule)
+    with tempfile.TemporaryDirectory(prefix="schedgen-apply-") as tmp:
+        env = dict(os.environ)
+        root = str(Path(__file__).resolve().parent.parent)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+        try:
+            proc = subprocess.run([sys.executable, "-m", "schedgen.isolated", str(payload.resolve()),
+                                   str(schedule.resolve()), entry, tmp], stdin=subprocess.DEVNULL,
+                                  capture_output=True, text=True, errors="replace", timeout=timeout, env=env)
+        except subprocess.TimeoutExpired:
+            raise SchedgenError(str(schedule), f"applying the schedule to {payload} timed out after "
+                                f"{timeout:g} s") from None
+        error, out = Path(tmp) / "error.json", Path(tmp) / "out.mlir"
+        if error.is_file():
+            e = json.loads(error.read_text())
+            # the child saw absolute paths; say them as the user did
+            where = e["where"].replace(str(schedule.resolve()), str(schedule)).replace(str(payload.resolve()),
+                                                                                      str(payload))
+            raise SchedgenError(where, e["message"].replace(str(payload.resolve()), str(payload)), op=e["op"])
+        if proc.returncode != 0 or not out.is_file():
+            raise SchedgenError(str(schedule), f"MLIR aborted while applying the schedule to {payload}: "
+                                + describe_death(proc.returncode, proc.stderr, "applying the schedule", "the child process"))
+        return out.read_text()
+
+
+def applies_or_raise(payload: Path | str, schedule_text: str, plan_ops: Plan) -> None:
+    """Apply a freshly rendered schedule to a copy of `payload`; when it does
+    not apply, a SchedgenError at the payload op its failing line handles
+    (a planner bug: the plan promised what the transform ops cannot do)."""
+    with tempfile.TemporaryDirectory(prefix="schedgen-gen-") as tmp:
+        path = Path(tmp) / "schedule.mlir"
+        path.write_text(schedule_text)
+        try:
+            apply_isolated(payload, path)
+        except SchedgenError as exc:
+            line = _line_number(exc.where, str(path))
+            text = schedule_text.splitlines()[line - 1].strip() if line else ""
+            ops = [int(m) for m in re.findall(r"%(?:n\d+_|k\d+_|cpu_)?op(\d+)\b", text)]
+            op = next((o for o in plan_ops.ops if ops and o.index == ops[0]), None)
+            where = f"{payload}:{op.line}" if op else str(payload)
+            step = f" (schedule step `{text.split(' = ')[-1].split(' tile_sizes')[0][:80]}`)" if text else ""
+            raise SchedgenError(where, f"internal: the schedule planned for this payload does not apply{step}: "
+                                f"{exc.message.split(': ', 1)[-1]}; no schedule written",
+                                op=op.name if op else None) from None
+
+
+def _line_number(where: str, path: str) -> int | None:
+    if not where.startswith(path + ":"):
+        return None
+    head = where[len(path) + 1:].split(":", 1)[0]
+    return int(head) if head.isdigit() else None
+
+
+def _child(payload: str, schedule: str, entry: str, out_dir: str) -> int:
+    from schedgen.apply import transform_payload
+
+    try:
+        module = transform_payload(payload, schedule, entry)
+    except SchedgenError as exc:
+        (Path(out_dir) / "error.json").write_text(json.dumps({"where": exc.where, "message": exc.message,
+                                                               "op": exc.op}))
+        return 2
+    (Path(out_dir) / "out.mlir").write_text(str(module))
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 5:
+        print("usage: python -m schedgen.isolated PAYLOAD SCHEDULE ENTRY OUT_DIR (internal)", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(_child(*sys.argv[1:]))

@@ -1,0 +1,46 @@
+"""The real-model corpus (corpus/, exported by torch-mlir from torchvision,
+transformers and timm modules; see corpus/make_corpus.py) on every target:
+`generate` -> `verify --inputs` with the inputs PyTorch ran on. The
+transformed payload must compute PyTorch's own saved outputs, every loop
+body must fit the budget as measured on the applied IR, and no op's work may
+be done twice. Whole models run in benchmarks/real_models.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from schedgen.cli import main as schedgen
+from schedgen.target import PRESETS
+from schedgen.verify import verify
+
+from conftest import ROOT
+
+BLOCKS = sorted((ROOT / "corpus").glob("*.mlir"))
+TARGETS = ["npu-256k", "cpu-l1", "cpu-l2", "cpu-host"]
+
+
+def test_corpus_is_there():
+    names = {p.stem for p in BLOCKS}
+    assert {"resnet_block", "mobilenet_block", "gpt2_block", "bert_layer", "vit_block"} <= names
+    for p in BLOCKS:
+        assert p.with_suffix(".npz").is_file(), p
+        assert p.stat().st_size < 8 << 20, p
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("payload", BLOCKS, ids=lambda p: p.stem)
+def test_block_verifies_against_pytorch(payload: Path, target: str, tmp_path: Path):
+    schedule = tmp_path / "schedule.mlir"
+    assert schedgen(["generate", str(payload), "--target", target, "-o", str(schedule)]) == 0
+    report = verify(payload, schedule, inputs_path=payload.with_suffix(".npz"))
+    # against PyTorch's own outputs, not only the untransformed payload's
+    assert report.reference, "the .npz holds PyTorch's outputs"
+    assert all(r.ok and r.max_rel_err < 1e-4 for r in report.reference), report.reference
+    assert report.numbers_ok, report.results
+    assert report.budget_ok, [(n.id, n.footprint_bytes, n.problem) for n in report.nests]
+    assert report.computed_once, report.check.recomputed
+    if target != "cpu-host":
+        assert report.budget_bytes == PRESETS[target].memory_bytes
+    assert report.ok
