@@ -3,6 +3,9 @@ before it tiles anything, for what torch-mlir and other front ends emit.
 
 - `decompose`: `linalg.softmax` (an aggregate op without a tiling of its
   own that keeps sums in order) becomes its fills and generics;
+- `decompose_concat`: `tensor.concat` (no TilingInterface) becomes an empty
+  tensor and one `tensor.insert_slice` per operand: a placement in main
+  memory that each operand's producer writes into;
 - `fold_unit_dims`: a reduction that keeps its reduced dim as size 1 writes
   through a map like `(d0, d1, d2) -> (d0, d1, 0)`, which TilingInterface
   cannot tile (and `tile_reduction_using_for` aborts on); folding unit dims
@@ -50,6 +53,8 @@ def needed_steps(func: ir.Operation) -> tuple[str, ...]:
     steps = []
     if any(o.name in AGGREGATES for o in ops):
         steps.append("decompose")
+    if any(o.name == "tensor.concat" for o in ops):
+        steps.append("decompose_concat")
     if any(_keeps_unit_dim(o) for o in ops):
         steps.append("fold_unit_dims")
     return tuple(steps)

@@ -23,10 +23,15 @@ from schedgen.normalize import needed_steps, normalize
 
 # Largest tensor accepted: beyond any memory a payload could run in.
 MAX_TENSOR_BYTES = 1 << 40
-# Non-tileable ops that make a tensor without computing it (views, constants, empties).
+# Non-tileable ops that make a tensor without computing it (views, constants,
+# empties). tensor.insert_slice (what a concat becomes, schedgen.normalize) places
+# a tensor into a bigger one in main memory: bufferization writes the inserted
+# value's producer straight into its slice, so it holds nothing in local memory.
 _NO_COMPUTE = ("tensor.empty", "arith.constant", "tensor.expand_shape", "tensor.collapse_shape", "tensor.cast",
-               "tensor.reshape", "tensor.bitcast", "tensor.extract_slice", "bufferization.to_tensor",
-               "ml_program.global_load_const")
+               "tensor.reshape", "tensor.bitcast", "tensor.extract_slice", "tensor.insert_slice",
+               "bufferization.to_tensor", "ml_program.global_load_const")
+# Body ops whose effects keep an op alive without users (DCE leaves it).
+SIDE_EFFECTS = ("cf.assert", "vector.print", "memref.store", "func.call")
 # Ops that implement TilingInterface without being linalg structured ops.
 NON_STRUCTURED_TILEABLE = ("tensor.pad", "linalg.pack", "linalg.unpack")
 # linalg ops that are not structured (they survive generalization unchanged).
@@ -106,6 +111,11 @@ class TileableOp:
     @property
     def label(self) -> str:
         return f"op{self.index} {self.name}"
+
+    @property
+    def side_effects(self) -> list[str]:
+        """Body ops with side effects (an embedding's `cf.assert` bounds check)."""
+        return sorted({b for b in self.body_ops if b in SIDE_EFFECTS})
 
     def parallel_dims(self) -> list[int]:
         return [d for d, k in enumerate(self.iterators) if k == "parallel"]

@@ -503,6 +503,9 @@ def _restrict(nest: _Nest, members: frozenset[int], sizes: Sizes) -> Sizes:
 def _why_not_fusible(payload: Payload, cand: TileableOp, trial: frozenset[int]) -> str | None:
     if cand.name in NON_STRUCTURED_TILEABLE:
         return "pad/pack/unpack producers are tiled on their own"
+    if cand.side_effects:
+        # DCE cannot drop the untiled original a fusion leaves behind: it would run twice
+        return f"its body has side effects ({', '.join(cand.side_effects)}: torch's bounds checks)"
     others = outside_users(cand, trial)
     if others:
         names = ", ".join(sorted({describe_use(payload, u) for u in others}))
@@ -698,8 +701,8 @@ def _consumer_fusion(payload: Payload, target: Target, nests: list[LoopNest], un
         if not all(trial.add(i) for i in sorted(ops - {root.index}, reverse=True)):
             continue
         for u in payload.ops[root.index + 1:]:
-            if u.index not in free or u.index in absorbed or u.index in grouped:
-                continue
+            if u.index not in free or u.index in absorbed or u.index in grouped or u.side_effects:
+                continue  # (side effects: DCE would keep its original, which would run twice)
             reads = {o.value.index for o in u.operands if o.value.kind == "op"}
             if not reads & ({root.index} | set(chosen)) or reads & (ops - {root.index}):
                 continue
