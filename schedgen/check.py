@@ -35,10 +35,12 @@ from schedgen.errors import SchedgenError
 from schedgen.isolated import apply_isolated
 from schedgen.measure import LOOPS, const_int, dim_bound, find_func, line_of, measure, owner_op, walk_ops
 from schedgen.mlir_env import new_context, parse_file
+from schedgen.normalize import normalize
 from schedgen.payload import Payload, TileableOp, generalize, is_tileable, iteration_domain, load_payload
 
 ORIGIN = "schedgen.origin"
 NEST = "schedgen.nest"  # the plan's nest id, stamped by generated schedules on each nest's root
+TAG = "schedgen.id"  # the model's index of a payload op, stamped on load (copies keep it)
 # Transform ops whose results hold new loops (and the ops tiled into them).
 _CREATORS = ("transform.structured.tile_using_forall", "transform.structured.tile_using_for",
              "transform.structured.fuse", "transform.structured.tile_reduction_using_for",
@@ -214,6 +216,30 @@ def _enclosing_loops(op: ir.Operation) -> list[ir.Operation]:
     return loops
 
 
+def _payload_op(model: Payload, op: ir.Operation, by_loc: dict[tuple[int, int], TileableOp]) -> TileableOp | None:
+    """The payload op a transformed op is a copy of: by the tag stamped on
+    load (copies made by tiling and fusion keep it); an op without one (made
+    by a rewrite) by its source location."""
+    tag = _int_attr(op, TAG)
+    if tag is not None and 0 <= tag < len(model.ops):
+        return model.ops[tag]
+    loc = _file_loc(op)
+    return by_loc.get(loc) if loc else None
+
+
+def stamp_tags(module: ir.Module, model: Payload) -> None:
+    """Tag each tileable op of `model`'s function (in `module`, normalized as
+    the model was) with its model index, `schedgen.id`."""
+    func = find_func(module, model.func_name)
+    i64 = ir.IntegerType.get_signless(64)
+    ops = [op.operation for op in func.regions[0].blocks[0].operations if is_tileable(op.operation.name)]
+    if len(ops) != len(model.ops):  # the model was built from this very IR: a mismatch is a bug
+        raise SchedgenError(model.path, f"internal: {len(ops)} tileable ops after loading, the model has "
+                            f"{len(model.ops)}")
+    for k, op in enumerate(ops):
+        op.attributes[TAG] = ir.IntegerAttr.get(i64, k)
+
+
 def _file_loc(op: ir.Operation) -> tuple[int, int] | None:
     loc = op.location
     if loc.is_a_file():
@@ -254,6 +280,11 @@ def inspect(model: Payload, schedule_path: Path | str, memory: int | None = None
         whole = apply_isolated(payload_path, schedule_path, ENTRY)
         instrument(schedule)
         tiled = parse_file(payload_path, ctx, "payload")
+        # Ops are joined to the model by a tag, not by location: front ends give
+        # many ops one location. The schedule's own normalization steps find
+        # nothing left to rewrite after these, so the tags survive them.
+        normalize(tiled, model.func_name, model.normalize)
+        stamp_tags(tiled, model)
         apply_parsed(tiled, schedule, payload_path, schedule_path, TILE_STAGE if info.tile_stage else ENTRY)
         report = _report(model, tiled, info, budget, footprint or info.footprint, str(payload_path),
                          str(schedule_path))
@@ -289,8 +320,7 @@ def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, 
     before = _tileable_ops(func)
     placed: list[tuple[TileableOp | None, int | None, int | None, int | None]] = []
     for op in before:
-        loc = _file_loc(op)
-        orig = by_loc.get(loc) if loc else None
+        orig = _payload_op(model, op, by_loc)
         top_op = _top_level(op)
         nest = loops.index(top_op) if top_op in loops else None
         trips = [t for lp in _enclosing_loops(op) for t in loop_info(lp).trips]
@@ -298,8 +328,7 @@ def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, 
         placed.append((orig, nest, executions, _origin(op)))
     untiled = []
     for o, u in zip([o for o in top if is_tileable(o.name)], measured.untiled):
-        loc = _file_loc(o)
-        orig = by_loc.get(loc) if loc else None
+        orig = _payload_op(model, o, by_loc)
         readers = {loops.index(t) + 1 for r in o.results for use in r.uses
                    if (t := _top_level(owner_op(use))) in loops}
         untiled.append(UntiledReport(label=orig.label if orig else o.name, payload_line=line_of(o),

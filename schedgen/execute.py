@@ -125,7 +125,7 @@ def random_inputs(arg_types: list[tuple[tuple[int, ...], str]], seed: int) -> li
             arr = rng.integers(0, 9, size=shape).astype(dt)
         else:
             arr = rng.uniform(-1.0, 1.0, size=shape).astype(dt)
-        out.append(np.ascontiguousarray(arr))
+        out.append(np.ascontiguousarray(arr).reshape(shape))  # (0-d stays 0-d: a scalar argument)
     return out
 
 
@@ -154,7 +154,7 @@ def read_inputs(path: Path | str, arg_types: list[tuple[tuple[int, ...], str]]) 
             raise SchedgenError(str(path), f"input {i} has shape {list(arr.shape)}, argument {i} is {list(shape)}")
         if arr.dtype != want:
             raise SchedgenError(str(path), f"input {i} is {arr.dtype}, argument {i} is {etype}")
-        out.append(np.ascontiguousarray(arr))
+        out.append(np.ascontiguousarray(arr).reshape(shape))  # (0-d stays 0-d: a scalar argument)
     return out, outputs
 
 
@@ -203,7 +203,8 @@ def time_function(module_text: str, func_name: str, inputs: list[np.ndarray], ti
             raise ExecutionError(error_file.read_text())
         if proc.returncode != 0 or not out_file.is_file():
             phase = _read(d / "phase.txt") or "starting"
-            raise ExecutionError(f"@{func_name}: {describe_death(proc.returncode, proc.stderr, phase)}")
+            raise ExecutionError(f"@{func_name}: {describe_death(proc.returncode, proc.stderr, phase)}"
+                                 + _assert_message(proc.stdout))
         outputs = _load_arrays(out_file)
         times = json.loads(_read(d / "times.json") or "[]")
         return outputs, times
@@ -224,6 +225,12 @@ def _load_arrays(path: Path) -> list[np.ndarray]:
 
 def _read(path: Path) -> str:
     return path.read_text().strip() if path.is_file() else ""
+
+
+def _assert_message(stdout: str) -> str:
+    """What a failed cf.assert printed (its last line), if anything."""
+    lines = [ln.strip() for ln in stdout.splitlines() if ln.strip()]
+    return f"; the payload's assertion failed: {lines[-1]}" if lines else ""
 
 
 def describe_death(returncode: int, stderr: str, phase: str, who: str = "execution process") -> str:
@@ -263,6 +270,15 @@ def _meaningful_line(stderr: str) -> str:
 def _child(d: Path) -> None:
     req = json.loads((d / "request.json").read_text())
     func_name: str = req["func"]
+    # A failed cf.assert (torch's bounds checks) puts its message on C's
+    # stdout, then aborts: unbuffered, the message reaches the parent.
+    try:
+        import ctypes
+
+        libc = _libc()
+        libc.setvbuf(ctypes.c_void_p.in_dll(libc, "stdout"), None, 2, 0)  # _IONBF
+    except (OSError, ValueError, AttributeError):
+        pass
 
     def phase(what: str) -> None:
         # Tells the parent what was going on if this process dies.
@@ -316,6 +332,8 @@ def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_leve
     from mlir import ir, passmanager, runtime
     from mlir.execution_engine import ExecutionEngine
 
+    from schedgen.normalize import needed_steps, normalize
+
     lib_dir = Path(ir.__file__).resolve().parent / "lib"
     # memrefCopy (non-contiguous copies) lives in the runner utils.
     shared_libs = [str(lib_dir / n) for n in ("libmlir_c_runner_utils.so", "libmlir_runner_utils.so")]
@@ -329,8 +347,11 @@ def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_leve
         except ir.MLIRError as exc:
             raise ExecutionError(f"cannot parse module: {_diagnostics(exc)}") from None
         func = _find_func(module, func_name)
+        # Aggregate ops (linalg.softmax) have no lowering of their own: decompose them, as a schedule would.
+        if "decompose" in needed_steps(func.operation):
+            normalize(module, func_name, ("decompose",))
         ftype = ir.FunctionType(func.attributes["function_type"].value)
-        arg_types = [_tensor_type(t, f"argument {i}") for i, t in enumerate(ftype.inputs)]
+        arg_types = [_arg_type(t, f"argument {i}") for i, t in enumerate(ftype.inputs)]
         res_types = [_tensor_type(t, f"result {i}") for i, t in enumerate(ftype.results)]
         if len(inputs) != len(arg_types):
             raise ExecutionError(f"takes {len(arg_types)} arguments, got {len(inputs)} inputs")
@@ -340,7 +361,7 @@ def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_leve
             if arr.dtype != dt or tuple(arr.shape) != (shape or ()):
                 raise ExecutionError(f"argument {i} is {_fmt(shape, dt)}, input is "
                                      f"{_fmt(tuple(arr.shape), arr.dtype)}")
-            args.append(_page_aligned(arr))
+            args.append(arr if shape is None else _page_aligned(arr))
 
         # Only the entry needs a C interface: `_mlir_ciface_<name>` takes
         # pointers to memref descriptors, a pointer to the results first.
@@ -386,7 +407,10 @@ def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_leve
                          else runtime.make_zero_d_memref_descriptor(ctp))
         result_struct = type("Results", (ctypes.Structure,),
                              {"_fields_": [(f"r{i}", t) for i, t in enumerate(descs)]})()
-        ptrs = [ctypes.pointer(ctypes.pointer(runtime.get_ranked_memref_descriptor(a))) for a in args]
+        # A scalar argument is passed by value: a pointer to it; a tensor, a pointer to its descriptor's pointer.
+        ptrs = [ctypes.pointer(np.ctypeslib.as_ctypes_type(a.dtype)(a.item())) if shape is None
+                else ctypes.pointer(ctypes.pointer(runtime.get_ranked_memref_descriptor(a)))
+                for a, (shape, _) in zip(args, arg_types)]
         if res_types:
             ptrs.insert(0, ctypes.pointer(ctypes.pointer(result_struct)))
         phase(f"running @{func_name}")
@@ -495,6 +519,18 @@ def _find_func(module: Any, name: str) -> Any:
                 raise ExecutionError("is only a declaration")
             return op
     raise ExecutionError("no such function in the module")
+
+
+def _arg_type(t: Any, what: str) -> tuple[tuple[int, ...] | None, np.dtype[Any]]:
+    """As _tensor_type, and (None, dtype) for a scalar (int, float or index) argument."""
+    from mlir import ir
+
+    if isinstance(t, (ir.IntegerType, ir.FloatType, ir.IndexType)):
+        try:
+            return None, numpy_dtype(str(t))
+        except ValueError as exc:
+            raise ExecutionError(f"{what}: {exc}") from None
+    return _tensor_type(t, what)
 
 
 def _tensor_type(t: Any, what: str) -> tuple[tuple[int, ...], np.dtype[Any]]:

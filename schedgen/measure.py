@@ -83,7 +83,8 @@ def _bytes(v: ir.Value) -> int:
     t = v.type
     if not isinstance(t, ir.RankedTensorType):
         return 0
-    dims = [n if not ir.ShapedType.is_dynamic_size(n) else dim_bound(v, k) for k, n in enumerate(t.shape)]
+    dims = [n if not ir.ShapedType.is_dynamic_size(n) else dim_bound(v, k) or _outer_bound(v, k)
+            for k, n in enumerate(t.shape)]
     if any(n is None for n in dims):
         raise _Dynamic(str(t))
     return prod(dims) * element_bytes(t.element_type)  # type: ignore[arg-type]
@@ -111,6 +112,26 @@ def dim_bound(v: ir.Value, dim: int) -> int | None:
             return None
         v = inits[v.result_number]
     return None
+
+
+def _outer_bound(v: ir.Value, dim: int) -> int | None:
+    """A bound of a dynamic dim from what surrounds the value: a fused pad's
+    source slice (sized by affine.max/min chains) is no larger than the pad's
+    static result tile, nor than the tensor it is sliced from; the pad's own
+    dynamic result is cast to its static tile."""
+    bounds = []
+    for use in v.uses:
+        user = owner_op(use)
+        if user.name in ("tensor.pad", "tensor.cast"):  # a pad only adds; a cast to a static type says the size
+            n = ir.RankedTensorType(user.results[0].type).shape[dim]
+            n = _outer_bound(user.results[0], dim) if ir.ShapedType.is_dynamic_size(n) else n
+            if n is not None:
+                bounds.append(n)
+    if isinstance(v, ir.OpResult) and owner_op(v).name == "tensor.extract_slice":
+        source = ir.RankedTensorType(owner_op(v).operands[0].type)
+        if source.rank == ir.RankedTensorType(v.type).rank and not ir.ShapedType.is_dynamic_size(source.shape[dim]):
+            bounds.append(source.shape[dim])
+    return min(bounds) if bounds else None
 
 
 def _index_bound(v: ir.Value) -> int | None:
