@@ -4,26 +4,15 @@ every line of transform IR comes from the template."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections import defaultdict
-from importlib import resources
-
-import jinja2
 
 from schedgen import __version__
+from schedgen.payload import NON_STRUCTURED_TILEABLE
+from schedgen.template_env import environment
 from schedgen.plan import InnerTiling, LoopNest, Plan, RegisterKernel
 
 TEMPLATE = "schedule.mlir.j2"
-
-
-@functools.cache
-def environment() -> jinja2.Environment:
-    """The Jinja2 environment of every template shipped in schedgen.templates."""
-    loader = jinja2.FunctionLoader(
-        lambda name: resources.files("schedgen.templates").joinpath(name).read_text())
-    return jinja2.Environment(loader=loader, undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
-                              autoescape=False)
 
 
 def _var(op_index: int) -> str:
@@ -115,7 +104,8 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
     op = plan.ops[t.op]
     base = f"cpu_op{t.op}"
     levels = []
-    current = f"{base}_g" if op.name.startswith("linalg.") else base
+    generalize = op.name.startswith("linalg.") and op.name not in NON_STRUCTURED_TILEABLE  # pack/unpack stay
+    current = f"{base}_g" if generalize else base
     for what, sizes in (("cache", t.cache_sizes), ("register", t.register_sizes)):
         if not sizes or not any(sizes):
             continue
@@ -128,7 +118,7 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
                        "loops": []})
     return {"op": t.op, "label": f"op{t.op} {op.name}", "kind": t.kind, "handle": f"cpu_op{t.op}",
             "source_handle": handle, "extents": t.extents,
-            "generalize": op.name.startswith("linalg."), "generalized": f"{base}_g", "levels": levels,
+            "generalize": generalize, "generalized": f"{base}_g", "levels": levels,
             "accumulators": t.accumulators}
 
 
@@ -216,4 +206,5 @@ def _render(plan: Plan) -> str:
     return template.render(plan=plan, version=__version__, groups=_groups(plan), cpu=plan.target.cpu,
                            untiled_inner=untiled_inner, named_ops=named,
                            packs_panels=any(k.packed_operand is not None for k in plan.kernels),
+                           has_packs=any(o.name in ("linalg.pack", "linalg.unpack") for o in plan.ops),
                            nests=[_nest_view(plan, n, kernels) for n in plan.nests])

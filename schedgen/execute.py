@@ -332,7 +332,7 @@ def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_leve
     from mlir import ir, passmanager, runtime
     from mlir.execution_engine import ExecutionEngine
 
-    from schedgen.normalize import needed_steps, normalize
+    from schedgen.normalize import has_packs, needed_steps, normalize
 
     lib_dir = Path(ir.__file__).resolve().parent / "lib"
     # memrefCopy (non-contiguous copies) lives in the runner utils.
@@ -347,9 +347,10 @@ def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_leve
         except ir.MLIRError as exc:
             raise ExecutionError(f"cannot parse module: {_diagnostics(exc)}") from None
         func = _find_func(module, func_name)
-        # Aggregate ops (linalg.softmax) have no lowering of their own: decompose them, as a schedule would.
-        if "decompose" in needed_steps(func.operation):
-            normalize(module, func_name, ("decompose",))
+        # Aggregate ops (linalg.softmax) have no lowering of their own: decompose them, as a schedule
+        # would; linalg.pack / unpack have no bufferization: lower them to pad, reshapes and transposes.
+        steps = tuple(s for s in needed_steps(func.operation) if s == "decompose")
+        normalize(module, func_name, steps + (("lower_packs",) if has_packs(func.operation) else ()))
         ftype = ir.FunctionType(func.attributes["function_type"].value)
         arg_types = [_arg_type(t, f"argument {i}") for i, t in enumerate(ftype.inputs)]
         res_types = [_tensor_type(t, f"result {i}") for i, t in enumerate(ftype.results)]

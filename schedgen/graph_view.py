@@ -15,7 +15,7 @@ from typing import Literal
 import jinja2
 from pydantic import BaseModel
 
-from schedgen.emit import environment
+from schedgen.template_env import environment
 from schedgen.errors import SchedgenError
 from schedgen.footprint import DimTile, nest_tiles, operand_tile
 from schedgen.payload import Operand, Payload, ValueRef, load_payload

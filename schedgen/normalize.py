@@ -22,7 +22,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects.transform import interpreter
 
-from schedgen.emit import environment
+from schedgen.template_env import environment
 
 TEMPLATE = "normalize.mlir.j2"
 AGGREGATES = ("linalg.softmax",)
@@ -58,6 +58,10 @@ def needed_steps(func: ir.Operation) -> tuple[str, ...]:
     if any(_keeps_unit_dim(o) for o in ops):
         steps.append("fold_unit_dims")
     return tuple(steps)
+
+
+def has_packs(func: ir.Operation) -> bool:
+    return any(o.name in ("linalg.pack", "linalg.unpack") for o in _walk(func))
 
 
 def normalize(module: ir.Module, func_name: str, steps: tuple[str, ...]) -> None:

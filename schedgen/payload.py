@@ -308,6 +308,10 @@ def _build(module: ir.Module, generalized: ir.Operation, path: str, fn_name: str
             returns = tuple(producer[v] for v in o.operands)
             continue
         line, col = _loc(o)
+        if o.regions and not is_tileable(o.name) and _holds_tileable(o):
+            raise SchedgenError(f"{path}:{line}", "holds linalg ops inside a loop or region the payload already has: "
+                                "schedgen plans loop-free linalg on tensors and cannot count what that region keeps "
+                                "in local memory (schedule the ops before they are put in a loop)", op=o.name)
         if pos not in tileable_pos:
             computes = o.name not in _NO_COMPUTE and any(isinstance(r.type, ir.RankedTensorType) for r in o.results)
             others.append(OtherOp(other_pos[pos], o.name, line,
@@ -321,6 +325,19 @@ def _build(module: ir.Module, generalized: ir.Operation, path: str, fn_name: str
     _refuse_untileable_between(ops, others, path)
     return Payload(path=path, func_name=fn_name, func_line=_loc(fn.operation)[0], arg_types=tuple(arg_types),
                    ops=tuple(ops), others=tuple(others), returns=returns, normalize=steps)
+
+
+def _holds_tileable(op: ir.Operation) -> bool:
+    found = []
+
+    def visit(o: ir.Operation) -> ir.WalkResult:
+        if is_tileable(o.name):  # (`op` itself is not: the caller asks about other ops only)
+            found.append(o)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    op.walk(visit)
+    return bool(found)
 
 
 def _refuse_untileable_between(ops: list[TileableOp], others: list[OtherOp], path: str) -> None:
@@ -337,9 +354,10 @@ def _refuse_untileable_between(ops: list[TileableOp], others: list[OtherOp], pat
             feeds |= {v.index for v in o.operands if v.kind == "other"}
     for o in others:
         if o.computes and o.index in fed and o.index in feeds:
+            hint = " (express it as a linalg op: mlir-opt --convert-elementwise-to-linalg)" \
+                if o.name.split(".")[0] in ("arith", "math") else ""
             raise SchedgenError(f"{path}:{o.line}", "computes a tensor between tileable ops but has no "
-                                "TilingInterface: no schedule can tile it or fuse across it (express it as a linalg "
-                                "op, e.g. with mlir-opt --convert-elementwise-to-linalg)", op=o.name)
+                                f"TilingInterface: no schedule can tile it or fuse across it{hint}", op=o.name)
 
 
 def _static_shape(t: ir.Type, path: str, line: int, what: str) -> tuple[tuple[int, ...], str]:
@@ -370,10 +388,12 @@ def iteration_domain(g: ir.Operation) -> tuple[int | None, ...]:
     its operands' static shapes through its indexing maps; None where no
     operand dim is indexed by the loop alone, or that dim is dynamic (a
     partial tile). pad and unpack iterate over their result, pack over its
-    source."""
+    result's outer dims."""
     if g.name != "linalg.generic":
-        t = g.operands[0].type if g.name == "linalg.pack" else g.results[0].type
-        return tuple(None if ir.ShapedType.is_dynamic_size(n) else n for n in ir.RankedTensorType(t).shape)
+        shape = ir.RankedTensorType(g.results[0].type).shape
+        if g.name == "linalg.pack":  # the packed result's outer dims
+            shape = shape[:ir.RankedTensorType(g.operands[0].type).rank]
+        return tuple(None if ir.ShapedType.is_dynamic_size(n) else n for n in shape)
     ranges: list[int | None] = [None] * len(ir.ArrayAttr(g.attributes["iterator_types"]))
     for v, m in zip(g.operands, _maps(g)):
         if not isinstance(v.type, ir.RankedTensorType):
@@ -428,14 +448,20 @@ def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int
 
     # tensor.pad, linalg.pack, linalg.unpack: all-parallel domains without
     # affine operand maps. pad and unpack iterate over the result; pack over
-    # the source (the packed result's outer dims).
+    # the packed result's outer dims (in its order). The destination of pack
+    # and unpack is indexed by the domain (pack's inner tile dims whole), so
+    # its tile is the one written; what they read is counted as the result
+    # tile's elements (footprint.py).
+    domain_t = tuple(n for n in iteration_domain(o) if n is not None)
     operands = []
     for i, v in enumerate(o.operands):
         s = shaped(v)
         if s is None or v not in producer:
             continue
         is_init = o.name != "tensor.pad" and i == 1
-        operands.append(Operand(producer[v], s[0], s[1], s[2], is_init, None, None))
-    domain_t = tuple(n for n in iteration_domain(o) if n is not None)
+        exprs = None
+        if is_init:
+            exprs = tuple(Linear(((k, 1),), 0) if k < len(domain_t) else None for k in range(len(s[0])))
+        operands.append(Operand(producer[v], s[0], s[1], s[2], is_init, None, exprs))
     return TileableOp(index, o.name, line, col, domain_t, ("parallel",) * len(domain_t),
                       tuple(operands), tuple(results))
