@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from schedgen.execute import random_inputs, run_function
+from schedgen.execute import random_inputs, read_inputs, run_function
 from schedgen.payload import load_payload
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -17,13 +17,14 @@ PAYLOADS = sorted((ROOT / "payloads").glob("*.mlir"))
 
 @pytest.fixture(scope="session")
 def original_outputs():
-    cache: dict[tuple[str, int], list[np.ndarray]] = {}
+    cache: dict[tuple[str, int, str], list[np.ndarray]] = {}
 
-    def get(payload: Path, seed: int = 0) -> list[np.ndarray]:
-        key = (str(payload), seed)
+    def get(payload: Path, seed: int = 0, inputs_path: Path | None = None) -> list[np.ndarray]:
+        key = (str(payload), seed, str(inputs_path))
         if key not in cache:
             model = load_payload(payload)
-            inputs = random_inputs(list(model.arg_types), seed)
+            inputs = read_inputs(inputs_path, list(model.arg_types))[0] if inputs_path \
+                else random_inputs(list(model.arg_types), seed)
             cache[key] = run_function(payload.read_text(), model.func_name, inputs)
         return cache[key]
 

@@ -59,13 +59,13 @@ _SLOW_ON_CPU = {("insert_slice", "cpu-host")}
 
 @pytest.mark.parametrize("target", list(TARGETS))
 @pytest.mark.parametrize("case", CASES)
-def test_construct_verifies(case: str, target: str, tmp_path: Path):
+def test_construct_verifies(case: str, target: str, tmp_path: Path, original_outputs):
     if (case, target) in _SLOW_ON_CPU:
         pytest.skip("vectorized tensor.insert_slice: an unrolled copy LLVM compiles for minutes (open)")
     payload = DATA / f"{case}.mlir"
     schedule = tmp_path / "s.mlir"
     _generate(payload, target, schedule)
-    report = verify(payload, schedule)
+    report = verify(payload, schedule, expected=original_outputs(payload))
     assert report.numbers_ok, report.results
     assert report.budget_ok, [(n.id, n.footprint_bytes, n.problem) for n in report.nests]
     assert report.computed_once, report.check.recomputed
@@ -180,3 +180,17 @@ def test_concat_becomes_placements(tmp_path: Path):
     inside, outside = placement(_tile_stage(payload, tmp_path / "s.mlir"))
     assert outside["tensor.concat"] == 0 and outside["tensor.insert_slice"] == 2
     assert outside["linalg.generic"] == 0  # both elementwise ops tiled
+
+
+@pytest.mark.parametrize("target", ["npu-256k", "cpu-l1"])
+def test_pack_and_unpack_are_tiled_by_their_outer_dims(target: str, tmp_path: Path):
+    """pack tiles over the packed outer dims, unpack over its result; the
+    footprint counts the tiles they touch, not their whole operands."""
+    payload = DATA / "pack_unpack.mlir"
+    model = load_payload(payload)
+    pack_b = model.ops[1]
+    assert pack_b.name == "linalg.pack" and pack_b.domain == (8, 128)  # outer dims of 8x128x16x4
+    _generate(payload, target, tmp_path / "s.mlir")
+    inside, outside = placement(_tile_stage(payload, tmp_path / "s.mlir"))
+    assert outside["linalg.pack"] == outside["linalg.unpack"] == 0
+    assert inside["linalg.pack"] == 2 and inside["linalg.unpack"] == 1

@@ -31,10 +31,11 @@ def test_corpus_is_there():
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("payload", BLOCKS, ids=lambda p: p.stem)
-def test_block_verifies_against_pytorch(payload: Path, target: str, tmp_path: Path):
+def test_block_verifies_against_pytorch(payload: Path, target: str, tmp_path: Path, original_outputs):
     schedule = tmp_path / "schedule.mlir"
     assert schedgen(["generate", str(payload), "--target", target, "-o", str(schedule)]) == 0
-    report = verify(payload, schedule, inputs_path=payload.with_suffix(".npz"))
+    inputs = payload.with_suffix(".npz")
+    report = verify(payload, schedule, inputs_path=inputs, expected=original_outputs(payload, inputs_path=inputs))
     # against PyTorch's own outputs, not only the untransformed payload's
     assert report.reference, "the .npz holds PyTorch's outputs"
     assert all(r.ok and r.max_rel_err < 1e-4 for r in report.reference), report.reference
