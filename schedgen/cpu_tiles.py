@@ -100,6 +100,12 @@ def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo) -> tuple[i
 
 def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTiling:
     lanes = cpu.lanes(_element_bytes(op))
+    if op.name == "linalg.pack":
+        # Its dims count packed tiles (each a whole inner tile, e.g. 16x4): one at a
+        # time. Sized as elements, a register tile was 4x32 inner tiles, whose
+        # lowered transpose unrolled into thousands of vector ops.
+        return InnerTiling(op=op.index, rank=len(extents), extents=extents,
+                           register_sizes=_drop_unit([1] * len(extents), extents, op), kind="pack")
     v, m = _vector_dims(op, extents)
     reg = [1 if k == "parallel" else 0 for k in op.iterators]
     if is_contraction(op):

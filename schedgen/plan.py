@@ -91,7 +91,7 @@ class InnerTiling(BaseModel):
     cache_sizes: list[int] = []  # L1 level: reduction dims tiled by kc (0 = not tiled); [] = no such level
     register_sizes: list[int]  # register level (0 = not tiled)
     split_sizes: list[int] = []  # row reductions: tile_reduction_using_for chunks (partial results); [] = none
-    kind: str  # "contraction", "reduction", "transpose" or "elementwise"
+    kind: str  # "contraction", "reduction", "transpose", "elementwise" or "pack" (one packed tile at a time)
     accumulators: int = 0  # vector registers the register tile keeps live (contractions)
 
 
