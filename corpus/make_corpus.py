@@ -74,56 +74,44 @@ def _seeded(seed: int = 0) -> None:
 
 # -- CNN blocks ------------------------------------------------------------------
 
+def _vision(seed: int, make: Callable, shape: tuple[int, ...]) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """A torchvision module made by `make(torchvision.models)` after seeding,
+    with real batch-norm statistics, and one random input of `shape`."""
+    models = _import_torchvision().models
+    _seeded(seed)
+    module = make(models)
+    _randomize_bn(module)
+    return module, (torch.randn(*shape),)
+
+
 def resnet_block():
-    tv = _import_torchvision()
-    _seeded()
-    block = tv.models.resnet.BasicBlock(64, 64)
-    _randomize_bn(block)
-    return block, (torch.randn(1, 64, 28, 28),)
+    return _vision(0, lambda tv: tv.resnet.BasicBlock(64, 64), (1, 64, 28, 28))
 
 
 def resnet_down_block():
     """resnet18's layer2[0]: stride-2 3x3 conv and a 1x1 stride-2 downsample."""
-    tv = _import_torchvision()
-    _seeded(1)
-    block = tv.models.resnet18().layer2[0]
-    _randomize_bn(block)
-    return block, (torch.randn(1, 64, 28, 28),)
+    return _vision(1, lambda tv: tv.resnet18().layer2[0], (1, 64, 28, 28))
 
 
 def resnet_stem():
     """conv 7x7 stride 2 pad 3, batch norm, relu, max pool 3x3 stride 2 pad 1."""
-    tv = _import_torchvision()
-    _seeded(2)
-    m = tv.models.resnet18()
-    stem = nn.Sequential(m.conv1, m.bn1, m.relu, m.maxpool)
-    _randomize_bn(stem)
-    return stem, (torch.randn(1, 3, 64, 64),)
+    def stem(tv):
+        m = tv.resnet18()
+        return nn.Sequential(m.conv1, m.bn1, m.relu, m.maxpool)
+    return _vision(2, stem, (1, 3, 64, 64))
 
 
 def mobilenet_block():
     """mobilenet_v2's inverted residual: 1x1 expand, depthwise 3x3, 1x1 project."""
-    tv = _import_torchvision()
-    _seeded(3)
-    block = tv.models.mobilenetv2.InvertedResidual(24, 24, stride=1, expand_ratio=6)
-    _randomize_bn(block)
-    return block, (torch.randn(1, 24, 28, 28),)
+    return _vision(3, lambda tv: tv.mobilenetv2.InvertedResidual(24, 24, stride=1, expand_ratio=6), (1, 24, 28, 28))
 
 
 def resnet18_model():
-    tv = _import_torchvision()
-    _seeded(4)
-    m = tv.models.resnet18()
-    _randomize_bn(m)
-    return m, (torch.randn(1, 3, 224, 224),)
+    return _vision(4, lambda tv: tv.resnet18(), (1, 3, 224, 224))
 
 
 def mobilenet_v2_model():
-    tv = _import_torchvision()
-    _seeded(5)
-    m = tv.models.mobilenet_v2()
-    _randomize_bn(m)
-    return m, (torch.randn(1, 3, 224, 224),)
+    return _vision(5, lambda tv: tv.mobilenet_v2(), (1, 3, 224, 224))
 
 
 def _randomize_bn(m: nn.Module) -> None:
