@@ -2,23 +2,26 @@
 hand-edited `tile_sizes [0, 0]`, a reduction tiled through a `(d0, 0)`
 map) ends in a one-line error instead of taking schedgen down with it.
 
-`python -m schedgen.isolated PAYLOAD SCHEDULE ENTRY OUT_DIR` writes the
-transformed payload to OUT_DIR/out.mlir, or the user-facing error to
-OUT_DIR/error.json. The parent runs it before it applies the same schedule
+The child (`python -m schedgen.isolated --serve`, kept running between
+requests) writes the transformed payload to OUT_DIR/out.mlir, or the
+user-facing error to OUT_DIR/error.json. The parent runs it before it applies the same schedule
 in process (where it needs the module itself): the interpreter is
 deterministic, so what survived in the child survives there too.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
+import select
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from schedgen.errors import SchedgenError
 from schedgen.execute import describe_death
@@ -29,20 +32,68 @@ if TYPE_CHECKING:
 ENTRY = "__transform_main"  # as schedgen.apply (which this module must not import: it loads MLIR)
 
 
+class _Worker:
+    """One long-lived child that applies schedules on request: a fresh Python
+    with MLIR per request cost 0.3 s, a request costs what the interpreter
+    does. A request that kills it is answered from its exit status and what
+    it printed on stderr; the next request starts a new one."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen[str] | None = None
+        self.stderr: IO[str] | None = None
+        self.lock = threading.Lock()
+
+    def _start(self) -> subprocess.Popen[str]:
+        env = dict(os.environ)
+        root = str(Path(__file__).resolve().parent.parent)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+        self.stderr = tempfile.TemporaryFile(mode="w+", errors="replace")
+        self.proc = subprocess.Popen([sys.executable, "-m", "schedgen.isolated", "--serve"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self.stderr, text=True, env=env)
+        return self.proc
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+    def run(self, args: list[str], timeout: float) -> tuple[int, str]:
+        """(0 or 2, "") when the request was served; (exit status, stderr) when it killed the worker."""
+        with self.lock:
+            proc = self.proc if self.proc is not None and self.proc.poll() is None else self._start()
+            assert proc.stdin is not None and proc.stdout is not None and self.stderr is not None
+            try:
+                proc.stdin.write(json.dumps(args) + "\n")
+                proc.stdin.flush()
+            except BrokenPipeError:
+                pass
+            if not select.select([proc.stdout], [], [], timeout)[0]:
+                self.stop()
+                raise TimeoutError
+            line = proc.stdout.readline()
+            if line.strip():
+                return int(line), ""
+            code = proc.wait()
+            self.stderr.seek(0)
+            err = self.stderr.read()
+            self.proc = None
+            return code, err
+
+
+_WORKER = _Worker()
+atexit.register(_WORKER.stop)
+
+
 def apply_isolated(payload: Path | str, schedule: Path | str, entry: str = ENTRY, timeout: float = 600) -> str:
     """The payload transformed by `schedule` (its `entry` sequence), as text;
     SchedgenError with the schedule's file:line when it does not apply, or
     when MLIR aborted the child."""
     payload, schedule = Path(payload), Path(schedule)
     with tempfile.TemporaryDirectory(prefix="schedgen-apply-") as tmp:
-        env = dict(os.environ)
-        root = str(Path(__file__).resolve().parent.parent)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
         try:
-            proc = subprocess.run([sys.executable, "-m", "schedgen.isolated", str(payload.resolve()),
-                                   str(schedule.resolve()), entry, tmp], stdin=subprocess.DEVNULL,
-                                  capture_output=True, text=True, errors="replace", timeout=timeout, env=env)
-        except subprocess.TimeoutExpired:
+            code, stderr = _WORKER.run([str(payload.resolve()), str(schedule.resolve()), entry, tmp], timeout)
+        except TimeoutError:
             raise SchedgenError(str(schedule), f"applying the schedule to {payload} timed out after "
                                 f"{timeout:g} s") from None
         error, out = Path(tmp) / "error.json", Path(tmp) / "out.mlir"
@@ -52,9 +103,9 @@ def apply_isolated(payload: Path | str, schedule: Path | str, entry: str = ENTRY
             where = e["where"].replace(str(schedule.resolve()), str(schedule)).replace(str(payload.resolve()),
                                                                                       str(payload))
             raise SchedgenError(where, e["message"].replace(str(payload.resolve()), str(payload)), op=e["op"])
-        if proc.returncode != 0 or not out.is_file():
+        if code != 0 or not out.is_file():
             raise SchedgenError(str(schedule), f"MLIR aborted while applying the schedule to {payload}: "
-                                + describe_death(proc.returncode, proc.stderr, "applying the schedule", "the child process"))
+                                + describe_death(code, stderr, "applying the schedule", "the child process"))
         return out.read_text()
 
 
@@ -99,8 +150,16 @@ def _child(payload: str, schedule: str, entry: str, out_dir: str) -> int:
     return 0
 
 
+def _serve() -> int:
+    """One request a line on stdin (a JSON list of _child's arguments), one
+    status a line on stdout, until stdin closes."""
+    for line in sys.stdin:
+        print(_child(*json.loads(line)), flush=True)
+    return 0
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 5:
-        print("usage: python -m schedgen.isolated PAYLOAD SCHEDULE ENTRY OUT_DIR (internal)", file=sys.stderr)
-        sys.exit(2)
-    sys.exit(_child(*sys.argv[1:]))
+    if sys.argv[1:] == ["--serve"]:
+        sys.exit(_serve())
+    print("usage: python -m schedgen.isolated --serve (internal: the worker of apply_isolated)", file=sys.stderr)
+    sys.exit(2)

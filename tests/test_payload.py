@@ -76,7 +76,7 @@ func.func @f(%a: tensor<30x30xf32>) -> tensor<4x4x8x8xf32> {
     p = load_payload(src)
     assert [(op.name, op.domain, op.iterators) for op in p.ops] == [
         ("tensor.pad", (32, 32), ("parallel", "parallel")),
-        ("linalg.pack", (32, 32), ("parallel", "parallel")),
+        ("linalg.pack", (4, 4), ("parallel", "parallel")),  # the packed outer dims
     ]
     assert p.ops[1].operands[0].value == ValueRef("op", 0)
 

@@ -1,5 +1,5 @@
-// Found by benchmarks/fuzz.py: a square tensor read both ways joined a group's two axes; the two-level nest then sized both dims by one loop (640 bytes measured, 384 planned). Now no two-level nest: refused.
-// schedgen: --memory 402 --fuse-mode max-producers (refused)
+// Found by benchmarks/fuzz.py: a square tensor read both ways joined a group's two axes; the two-level nest then sized both dims by one loop (640 bytes measured, 384 planned). Now no two-level nest: the group is split over several nests (it was refused before splitting existed).
+// schedgen: --memory 402 --fuse-mode max-producers
 func.func @fuzz(%a0: tensor<128xf32>, %a1: tensor<638x7xf32>, %a2: tensor<638xf32>, %a3: tensor<7xf32>, %a4: tensor<638xf32>, %a5: tensor<8x8x10x10xf32>, %a6: tensor<1x2x10x39xf32>, %a7: tensor<3x3x39x3xf32>, %a8: tensor<7xf32>) -> (tensor<638xf32>, tensor<7x7xf32>, tensor<638xf32>, tensor<638x49xf32>, tensor<7x638xf32>, tensor<638xf32>, tensor<7x1x638xf32>, tensor<638xf32>, tensor<7x638xf32>, tensor<8x8x9x39xf32>, tensor<8x6x7x3xf32>, tensor<8x6x7x3xf32>, tensor<7x7xf32>, tensor<8x8x9xf32>, tensor<8x8x9xf32>) {
   %e0 = tensor.empty() : tensor<7x638xf32>
   %v2 = linalg.transpose ins(%a1 : tensor<638x7xf32>) outs(%e0 : tensor<7x638xf32>) permutation = [1, 0]
