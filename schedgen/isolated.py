@@ -4,9 +4,10 @@ map) ends in a one-line error instead of taking schedgen down with it.
 
 The child (`python -m schedgen.isolated --serve`, kept running between
 requests) writes the transformed payload to OUT_DIR/out.mlir, or the
-user-facing error to OUT_DIR/error.json. The parent runs it before it applies the same schedule
-in process (where it needs the module itself): the interpreter is
-deterministic, so what survived in the child survives there too.
+user-facing error to OUT_DIR/error.json. The parent runs it before it
+applies the same schedule in process (where it needs the module itself):
+the interpreter is deterministic, so what survived in the child survives
+there too.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class _Worker:
 
     def __init__(self) -> None:
         self.proc: subprocess.Popen[str] | None = None
+        self.owner = 0  # the pid that started it: a forked process starts its own
         self.stderr: IO[str] | None = None
         self.lock = threading.Lock()
 
@@ -50,10 +52,11 @@ class _Worker:
         self.stderr = tempfile.TemporaryFile(mode="w+", errors="replace")
         self.proc = subprocess.Popen([sys.executable, "-m", "schedgen.isolated", "--serve"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.stderr, text=True, env=env)
+        self.owner = os.getpid()
         return self.proc
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
+        if self.proc is not None and self.owner == os.getpid() and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
         self.proc = None
@@ -61,8 +64,11 @@ class _Worker:
     def run(self, args: list[str], timeout: float) -> tuple[int, str]:
         """(0 or 2, "") when the request was served; (exit status, stderr) when it killed the worker."""
         with self.lock:
-            proc = self.proc if self.proc is not None and self.proc.poll() is None else self._start()
+            alive = self.proc is not None and self.owner == os.getpid() and self.proc.poll() is None
+            proc = self.proc if alive and self.proc is not None else self._start()
             assert proc.stdin is not None and proc.stdout is not None and self.stderr is not None
+            self.stderr.seek(0, os.SEEK_END)
+            before = self.stderr.tell()  # what earlier requests printed is not this one's story
             try:
                 proc.stdin.write(json.dumps(args) + "\n")
                 proc.stdin.flush()
@@ -75,7 +81,7 @@ class _Worker:
             if line.strip():
                 return int(line), ""
             code = proc.wait()
-            self.stderr.seek(0)
+            self.stderr.seek(before)
             err = self.stderr.read()
             self.proc = None
             return code, err
