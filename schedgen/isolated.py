@@ -62,7 +62,7 @@ class _Worker:
         self.proc = None
 
     def run(self, args: list[str], timeout: float) -> tuple[int, str]:
-        """(0 or 2, "") when the request was served; (exit status, stderr) when it killed the worker."""
+        """(0 or 2, what it printed) when the request was served; (exit status, stderr) when it killed the worker."""
         with self.lock:
             alive = self.proc is not None and self.owner == os.getpid() and self.proc.poll() is None
             proc = self.proc if alive and self.proc is not None else self._start()
@@ -78,12 +78,11 @@ class _Worker:
                 self.stop()
                 raise TimeoutError
             line = proc.stdout.readline()
-            if line.strip():
-                return int(line), ""
-            code = proc.wait()
+            code = int(line) if line.strip() else proc.wait()
             self.stderr.seek(before)
             err = self.stderr.read()
-            self.proc = None
+            if not line.strip():
+                self.proc = None
             return code, err
 
 
@@ -103,6 +102,8 @@ def apply_isolated(payload: Path | str, schedule: Path | str, entry: str = ENTRY
             raise SchedgenError(str(schedule), f"applying the schedule to {payload} timed out after "
                                 f"{timeout:g} s") from None
         error, out = Path(tmp) / "error.json", Path(tmp) / "out.mlir"
+        if stderr and (error.is_file() or out.is_file()):
+            sys.stderr.write(stderr)  # what the schedule printed (transform.print), as mlir-opt would show it
         if error.is_file():
             e = json.loads(error.read_text())
             # the child saw absolute paths; say them as the user did
@@ -158,9 +159,13 @@ def _child(payload: str, schedule: str, entry: str, out_dir: str) -> int:
 
 def _serve() -> int:
     """One request a line on stdin (a JSON list of _child's arguments), one
-    status a line on stdout, until stdin closes."""
+    status a line on stdout, until stdin closes. What the schedule itself
+    prints (a hand-added `transform.print` writes to fd 1) goes to stderr, so
+    it cannot be taken for a status; the parent's own apply shows it."""
+    replies = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
     for line in sys.stdin:
-        print(_child(*json.loads(line)), flush=True)
+        print(_child(*json.loads(line)), file=replies, flush=True)
     return 0
 
 

@@ -66,7 +66,7 @@ def test_cpu_schedule_verifies_on_one_and_two_threads(kernel: str, tmp_path: Pat
     schedule = cpu_schedule(payload, ALL_PARALLEL)
     text = schedule.read_text()
     # The whole pipeline is in the schedule, readable and editable.
-    for step in ("tile_using_forall", "vectorize_children_and_apply_patterns", "one_shot_bufferize",
+    for step in ("tile_using_forall", "transform.structured.vectorize", "one_shot_bufferize",
                  "lower_contraction lowering_strategy = outerproduct", "forall_to_parallel"):
         assert step in text, step
 
