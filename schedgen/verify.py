@@ -82,10 +82,13 @@ class VerifyReport(BaseModel):
 def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None = None,
            memory: int | None = None, seed: int = 0,
            expected: list[np.ndarray] | None = None, footprint: str | None = None,
-           inputs_path: Path | str | None = None) -> VerifyReport:
+           inputs_path: Path | str | None = None,
+           executed: dict[tuple[str, int, str], list[np.ndarray]] | None = None) -> VerifyReport:
     """`expected` lets a caller reuse the original payload's outputs for the
     same seed (the untiled payload is the slow one to execute). `inputs_path`:
-    an .npz of inputs (and reference outputs) instead of seeded random ones."""
+    an .npz of inputs (and reference outputs) instead of seeded random ones.
+    `executed`: outputs of transformed payloads already run, by their text,
+    seed and inputs (the same IR computes the same numbers); filled here."""
     payload_path = Path(payload_path)
     phase("loading the payload")
     model = load_payload(payload_path, func)
@@ -100,10 +103,15 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
     # Compiling dominates small payloads: a 25-op module took 0.6 s to run at
     # -O0 and 2-3.5 s at -O3. Without fast-math flags both give the same numbers.
     opt = 0 if sum(prod(o.domain) for o in model.ops) <= _SMALL_WORK else 3
+    key = (transformed, seed, str(inputs_path))
     with ThreadPoolExecutor(max_workers=2) as pool:  # both run in child processes
         want = pool.submit(run_function, payload_path.read_text(), model.func_name, inputs, opt_level=opt) \
             if expected is None else None
-        got = run_function(transformed, model.func_name, inputs, opt_level=opt)
+        got = executed.get(key) if executed is not None else None
+        if got is None:
+            got = run_function(transformed, model.func_name, inputs, opt_level=opt)
+        if executed is not None:
+            executed[key] = got
         if want is not None:
             expected = want.result()
     assert expected is not None

@@ -29,3 +29,17 @@ def original_outputs():
         return cache[key]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def verified(original_outputs):
+    """`verify` against the original outputs computed once per session, and
+    without executing again a transformed payload some test already ran
+    (precise and analytic plans, fuse modes and tests often give the same IR)."""
+    executed: dict = {}
+
+    def run(payload: Path, schedule: Path, **kwargs):
+        from schedgen.verify import verify
+        return verify(payload, schedule, expected=original_outputs(payload), executed=executed, **kwargs)
+
+    return run

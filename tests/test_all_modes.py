@@ -14,13 +14,12 @@ from schedgen.apply import apply_schedule
 from schedgen.cli import main as schedgen
 from schedgen.plan import FuseMode
 from schedgen.target import PRESETS
-from schedgen.verify import verify
 
 from conftest import PAYLOADS
 
 
 @pytest.mark.parametrize("payload", PAYLOADS, ids=lambda p: p.stem)
-def test_every_mode_and_preset_verifies(payload: Path, tmp_path: Path, original_outputs):
+def test_every_mode_and_preset_verifies(payload: Path, tmp_path: Path, verified):
     executed: dict[str, str] = {}
     for target in PRESETS:
         for mode in FuseMode:
@@ -30,7 +29,7 @@ def test_every_mode_and_preset_verifies(payload: Path, tmp_path: Path, original_
             transformed = apply_schedule(payload, schedule)
             if transformed in executed:
                 continue
-            report = verify(payload, schedule, expected=original_outputs(payload))
+            report = verified(payload, schedule)
             assert report.numbers_ok, (target, mode, report.results)
             assert report.budget_ok, (target, mode, report.nests)
             assert report.budget_bytes == PRESETS[target].memory_bytes
@@ -47,13 +46,13 @@ def test_every_mode_and_preset_verifies(payload: Path, tmp_path: Path, original_
 
 
 @pytest.mark.parametrize("payload", PAYLOADS, ids=lambda p: p.stem)
-def test_every_payload_cpu_schedule_verifies(payload: Path, tmp_path: Path, original_outputs):
+def test_every_payload_cpu_schedule_verifies(payload: Path, tmp_path: Path, verified):
     """The checked-in CPU preset's schedule (register kernels, row-reduction
     splits, vectorization and lowering inside the schedule) applies to every
     bundled payload and computes its numbers, at full size."""
     schedule = tmp_path / "cpu.mlir"
     assert schedgen(["generate", str(payload), "--target", "cpu-avx512", "-o", str(schedule)]) == 0
-    report = verify(payload, schedule, expected=original_outputs(payload))
+    report = verified(payload, schedule)
     assert report.numbers_ok, report.results
     assert report.budget_ok and report.op_counts_transformed == report.op_counts_original
     assert report.ok

@@ -56,11 +56,11 @@ CASES = sorted(p.stem for p in DATA.glob("*.mlir"))
 
 @pytest.mark.parametrize("target", list(TARGETS))
 @pytest.mark.parametrize("case", CASES)
-def test_construct_verifies(case: str, target: str, tmp_path: Path, original_outputs):
+def test_construct_verifies(case: str, target: str, tmp_path: Path, verified):
     payload = DATA / f"{case}.mlir"
     schedule = tmp_path / "s.mlir"
     _generate(payload, target, schedule)
-    report = verify(payload, schedule, expected=original_outputs(payload))
+    report = verified(payload, schedule)
     assert report.numbers_ok, report.results
     assert report.budget_ok, [(n.id, n.footprint_bytes, n.problem) for n in report.nests]
     assert report.computed_once, report.check.recomputed

@@ -14,7 +14,6 @@ from schedgen.payload import load_payload
 from schedgen.plan import FuseMode, Plan
 from schedgen.planner import plan
 from schedgen.target import PRESETS, Target, load_target
-from schedgen.verify import verify
 
 from conftest import ROOT
 
@@ -63,10 +62,10 @@ def test_fuse_groups_hold_in_every_mode():
 
 @pytest.mark.parametrize("mode", [m.value for m in FuseMode])
 @pytest.mark.parametrize("payload", [MATMUL, SOFTMAX], ids=lambda p: p.stem)
-def test_every_fuse_mode_verifies(payload: Path, mode: str, tmp_path: Path, original_outputs):
+def test_every_fuse_mode_verifies(payload: Path, mode: str, tmp_path: Path, verified):
     schedule = tmp_path / "s.mlir"
     assert schedgen(["generate", str(payload), "--target", "cpu-l1", "--fuse-mode", mode, "-o", str(schedule)]) == 0
-    report = verify(payload, schedule, expected=original_outputs(payload))
+    report = verified(payload, schedule)
     assert report.ok, report
     assert report.op_counts_transformed == report.op_counts_original
 
@@ -85,7 +84,7 @@ def test_ops_that_fit_are_not_tiled():
     assert all(u.reason == "fits untiled" and u.footprint_bytes <= 1048576 for u in p.untiled)
 
 
-def test_reduction_dim_tiled_only_when_nothing_else_fits(tmp_path: Path, original_outputs):
+def test_reduction_dim_tiled_only_when_nothing_else_fits(tmp_path: Path, verified):
     payload = tmp_path / "long_k.mlir"
     payload.write_text(LONG_K)
     # One row of A and one column of B already take 64 KiB: K must be tiled.
@@ -97,7 +96,7 @@ def test_reduction_dim_tiled_only_when_nothing_else_fits(tmp_path: Path, origina
     schedule = tmp_path / "s.mlir"
     assert schedgen(["generate", str(payload), "--memory", "16384", "-o", str(schedule)]) == 0
     assert "tile_using_for" in schedule.read_text()
-    report = verify(payload, schedule, expected=original_outputs(payload))
+    report = verified(payload, schedule)
     assert report.ok, report
     (measured,) = [n for n in report.nests if n.loop != "untiled"]
     assert measured.footprint_bytes == nest.footprint_bytes <= 16384

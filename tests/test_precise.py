@@ -13,7 +13,6 @@ from schedgen.plan import Plan
 from schedgen.planner import candidate_nest, plan
 from schedgen.precise import Buffer, PreciseChecker, first_fit
 from schedgen.target import PRESETS, Target
-from schedgen.verify import verify
 
 from conftest import PAYLOADS, ROOT
 
@@ -101,12 +100,12 @@ def test_precise_never_smaller_tiles_than_analytic(payload: Path, target: str):
 
 
 @pytest.mark.parametrize("payload", PAYLOADS, ids=lambda p: p.stem)
-def test_precise_schedules_verify(payload: Path, tmp_path: Path, original_outputs):
+def test_precise_schedules_verify(payload: Path, tmp_path: Path, verified):
     for target in PRESETS:
         schedule = tmp_path / f"{target}.mlir"
         assert schedgen(["generate", str(payload), "--target", target, "--footprint", "precise",
                          "-o", str(schedule)]) == 0
-        report = verify(payload, schedule, expected=original_outputs(payload))
+        report = verified(payload, schedule)
         assert report.footprint == "precise"
         assert report.ok, report
         for n in report.nests:
