@@ -27,15 +27,16 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from schedgen.apply import apply_schedule  # noqa: E402
-from schedgen.bench import bench, payload_flops  # noqa: E402
-from schedgen.cpu import measure_peak, write_peak  # noqa: E402
-from schedgen.emit import render  # noqa: E402
-from schedgen.execute import random_inputs, time_function  # noqa: E402
-from schedgen.payload import load_payload  # noqa: E402
-from schedgen.planner import plan  # noqa: E402
+from schedgen.analysis.flops import payload_flops  # noqa: E402
+from schedgen.emit.schedule import render  # noqa: E402
+from schedgen.ir.apply import apply_schedule  # noqa: E402
+from schedgen.ir.load import load_payload  # noqa: E402
+from schedgen.model.target import host_target  # noqa: E402
+from schedgen.planning.planner import plan  # noqa: E402
 from schedgen.progress import progress  # noqa: E402
-from schedgen.target import host_target  # noqa: E402
+from schedgen.run.bench import bench  # noqa: E402
+from schedgen.run.execute import random_inputs, time_function  # noqa: E402
+from schedgen.run.peak import measure_peak, write_peak  # noqa: E402
 
 KERNELS = ["matmul_bias_relu", "conv_bias_relu", "mlp", "softmax", "layernorm"]
 

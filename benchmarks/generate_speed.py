@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from schedgen.cli import main as schedgen
-from schedgen.payload import load_payload
+from schedgen.ir.load import load_payload
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -19,10 +19,10 @@ import time
 from pathlib import Path
 
 from schedgen.cli import main as schedgen
-from schedgen.payload import load_payload
-from schedgen.planner import candidate_nest, plan
-from schedgen.precise import PreciseChecker
-from schedgen.target import PRESETS, Target
+from schedgen.ir.load import load_payload
+from schedgen.model.target import PRESETS, Target
+from schedgen.planning.planner import candidate_nest, plan
+from schedgen.planning.precise import PreciseChecker
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAIN = (ROOT / "tests/data/chain3.mlir").read_text().replace("64x64xf32", "1024x1024xf32") \

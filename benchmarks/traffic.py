@@ -21,12 +21,18 @@ import argparse
 from math import prod
 from pathlib import Path
 
-from schedgen.axis_groups import AxisMap, NestAxes
-from schedgen.footprint import NestShape, footprint, two_level_footprint, untiled_footprint
-from schedgen.payload import Payload, load_payload
-from schedgen.plan import FuseMode, LoopNest, Plan
-from schedgen.planner import plan
-from schedgen.target import PRESETS
+from schedgen.analysis.axis_groups import AxisMap, NestAxes
+from schedgen.analysis.footprint import (
+    NestShape,
+    footprint,
+    two_level_footprint,
+    untiled_footprint,
+)
+from schedgen.ir.load import load_payload
+from schedgen.model.payload import Payload
+from schedgen.model.plan import FuseMode, LoopNest, Plan
+from schedgen.model.target import PRESETS
+from schedgen.planning.planner import plan
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from schedgen.errors import SchedgenError
-from schedgen.plan import FuseMode, Plan, format_table
+from schedgen.model.plan import FuseMode, Plan, format_table
 
 if TYPE_CHECKING:
-    from schedgen.payload import Payload
-from schedgen.target import ALL_PRESETS
+    from schedgen.model.payload import Payload
+from schedgen.model.target import ALL_PRESETS
 
 
 def _add_planning(p: argparse.ArgumentParser) -> None:
@@ -158,9 +158,9 @@ def write_output(path: Path | None, text: str, inputs: list[Path]) -> None:
 
 def _plan(args: argparse.Namespace) -> tuple[Plan, Payload]:
     # Imported here so `schedgen --help` does not load MLIR.
-    from schedgen.payload import load_payload
-    from schedgen.planner import plan
-    from schedgen.target import load_target
+    from schedgen.ir.load import load_payload
+    from schedgen.model.target import load_target
+    from schedgen.planning.planner import plan
 
     target = load_target(args.target, args.memory)
     model = load_payload(args.payload, args.func)
@@ -169,8 +169,8 @@ def _plan(args: argparse.Namespace) -> tuple[Plan, Payload]:
 
 def _run(args: argparse.Namespace) -> int:
     if args.verb == "generate":
-        from schedgen.emit import is_untouched, render
-        from schedgen.isolated import applies_or_raise
+        from schedgen.emit.schedule import is_untouched, render
+        from schedgen.ir.isolated import applies_or_raise
 
         if args.output is not None and args.output.is_file() and not args.force:
             _refuse_inputs(args.output, [args.payload])
@@ -184,7 +184,7 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.verb == "explain":
         if args.graph is not None:
-            from schedgen.graph_view import graph_format, graph_text
+            from schedgen.emit.graph import graph_format, graph_text
 
             graph_format(args.graph)  # before planning: a bad suffix or no `dot` fails fast
         plan, model = _plan(args)
@@ -193,30 +193,30 @@ def _run(args: argparse.Namespace) -> int:
         print(plan.model_dump_json(indent=2) if args.json else format_table(plan))
         return 0
     if args.verb == "mark":
-        from schedgen.fuse_groups import mark
+        from schedgen.analysis.fuse_groups import mark
 
         write_output(args.output, mark(str(args.payload), args.func), [args.payload])
         return 0
     if args.verb == "apply":
-        from schedgen.isolated import apply_isolated
+        from schedgen.ir.isolated import apply_isolated
 
         write_output(args.output, apply_isolated(args.payload, args.schedule), [args.payload, args.schedule])
         return 0
     if args.verb == "check":
-        from schedgen.check import check, format_check
+        from schedgen.check.check import check, format_check
 
         report = check(args.payload, args.schedule, args.func, _budget(args), args.footprint)
         print(report.model_dump_json(indent=2) if args.json else format_check(report))
         return 0 if report.ok else 1
     if args.verb == "verify":
-        from schedgen.verify import format_report, verify
+        from schedgen.check.verify import format_report, verify
 
         vreport = verify(args.payload, args.schedule, args.func, _budget(args), args.seed, footprint=args.footprint,
                          inputs_path=args.inputs)
         print(vreport.model_dump_json(indent=2) if args.json else format_report(vreport))
         return 0 if vreport.ok else 1
     if args.verb == "peak":
-        from schedgen.cpu import detect_host
+        from schedgen.model.cpu import detect_host
 
         cpu = detect_host()
         gflops, path = _peak(cpu, force=args.force)
@@ -232,24 +232,24 @@ def _budget(args: argparse.Namespace) -> int | None:
     """--memory, or --target's budget (with --memory applied); None: the schedule's own."""
     if args.target is None:
         return args.memory
-    from schedgen.target import load_target
+    from schedgen.model.target import load_target
 
     return load_target(args.target, args.memory).memory_bytes
 
 
 def _peak(cpu, force: bool = False) -> tuple[float, Path]:
-    from schedgen.cpu import _peak_cache, measure_peak, read_peak, write_peak
+    from schedgen.run.peak import measure_peak, peak_cache_path, read_peak, write_peak
 
     cached = None if force else read_peak(cpu)
     if cached is not None:
-        return cached, _peak_cache()
+        return cached, peak_cache_path()
     gflops = measure_peak(cpu)
     return gflops, write_peak(cpu, gflops)
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from schedgen.bench import bench, format_bench
-    from schedgen.cpu import detect_host
+    from schedgen.model.cpu import detect_host
+    from schedgen.run.bench import bench, format_bench
 
     if args.threads < 1:
         raise SchedgenError("--threads", f"must be at least 1, got {args.threads}")
@@ -261,10 +261,10 @@ def _bench(args: argparse.Namespace) -> int:
     schedule = args.schedule
     with tempfile.TemporaryDirectory(prefix="schedgen-bench-") as tmp:
         if schedule is None and not args.untransformed:
-            from schedgen.emit import render
-            from schedgen.payload import load_payload
-            from schedgen.planner import plan
-            from schedgen.target import load_target
+            from schedgen.emit.schedule import render
+            from schedgen.ir.load import load_payload
+            from schedgen.model.target import load_target
+            from schedgen.planning.planner import plan
 
             target = load_target(args.target)
             if target.cpu is None:
@@ -293,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except Exception as exc:  # noqa: BLE001  never a traceback for the user
-        from schedgen.execute import ExecutionError
+        from schedgen.run.execute import ExecutionError
 
         if isinstance(exc, ExecutionError):
             print(f"schedgen: error: {args.payload}: execution failed: {exc}", file=sys.stderr)

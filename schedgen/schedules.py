@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from schedgen.emit import render
-from schedgen.payload import load_payload
-from schedgen.planner import plan
-from schedgen.target import CPU_PRESETS, PRESETS
+from schedgen.emit.schedule import render
+from schedgen.ir.load import load_payload
+from schedgen.model.target import CPU_PRESETS, PRESETS
+from schedgen.planning.planner import plan
 
 ROOT = Path(__file__).resolve().parent.parent
 

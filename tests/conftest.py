@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from schedgen.execute import random_inputs, read_inputs, run_function
-from schedgen.payload import load_payload
+from schedgen.ir.load import load_payload
+from schedgen.run.execute import random_inputs, read_inputs, run_function
 
 ROOT = Path(__file__).resolve().parent.parent
 PAYLOADS = sorted((ROOT / "payloads").glob("*.mlir"))
@@ -39,7 +39,7 @@ def verified(original_outputs):
     executed: dict = {}
 
     def run(payload: Path, schedule: Path, **kwargs):
-        from schedgen.verify import verify
+        from schedgen.check.verify import verify
         return verify(payload, schedule, expected=original_outputs(payload), executed=executed, **kwargs)
 
     return run

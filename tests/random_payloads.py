@@ -22,7 +22,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from schedgen.plan import FuseMode
+from schedgen.model.plan import FuseMode
 
 DTYPES = ("f32", "f16", "bf16", "i32", "i8")
 KINDS = ("fill", "unary", "binary", "bias", "broadcast", "reduce", "transpose", "matmul", "conv")
@@ -323,10 +323,10 @@ def run_example(example: RandomPayload, directory: Path) -> Outcome:
     """generate -> apply -> verify, in this process, through the CLI's own
     entry point. A refusal is exit 2 with one line naming the payload; a
     pass needs the same numbers bit for bit."""
+    from schedgen.check.verify import verify
     from schedgen.cli import main
     from schedgen.errors import SchedgenError
-    from schedgen.execute import ExecutionError
-    from schedgen.verify import verify
+    from schedgen.run.execute import ExecutionError
 
     payload = directory / "payload.mlir"
     schedule = directory / "schedule.mlir"

@@ -9,13 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from schedgen.apply import apply_schedule
-from schedgen.cli import main as schedgen
-from schedgen.plan import FuseMode
-from schedgen.target import PRESETS
-
 from conftest import PAYLOADS
+
+from schedgen.cli import main as schedgen
+from schedgen.ir.apply import apply_schedule
+from schedgen.model.plan import FuseMode
+from schedgen.model.target import PRESETS
 
 
 @pytest.mark.parametrize("payload", PAYLOADS, ids=lambda p: p.stem)

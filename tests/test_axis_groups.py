@@ -4,13 +4,19 @@ planner does with them."""
 from __future__ import annotations
 
 import pytest
-
-from schedgen.axis_groups import AxisGroups, AxisMap, MergeError, NestAxes, merge, nest_groups
-from schedgen.payload import load_payload
-from schedgen.planner import plan
-from schedgen.target import PRESETS
-
 from conftest import ROOT
+
+from schedgen.analysis.axis_groups import (
+    AxisGroups,
+    AxisMap,
+    MergeError,
+    NestAxes,
+    merge,
+    nest_groups,
+)
+from schedgen.ir.load import load_payload
+from schedgen.model.target import PRESETS
+from schedgen.planning.planner import plan
 
 
 def test_seed_example_elementwise_axis_moves_to_r():

@@ -10,7 +10,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 CORPUS = ROOT / "tests" / "bad_inputs"

@@ -13,9 +13,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from schedgen.cli import main as schedgen
-
 from conftest import ROOT
+
+from schedgen.cli import main as schedgen
 
 MATMUL = ROOT / "payloads/matmul_bias_relu.mlir"
 SOFTMAX = ROOT / "payloads/softmax.mlir"

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 MATMUL = ROOT / "payloads/matmul_bias_relu.mlir"

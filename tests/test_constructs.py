@@ -12,15 +12,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import ROOT
 from mlir import ir
 
-from schedgen.apply import transform_payload
+from schedgen.check.verify import verify
 from schedgen.cli import main as schedgen
-from schedgen.execute import random_inputs, run_function
-from schedgen.payload import load_payload
-from schedgen.verify import verify
-
-from conftest import ROOT
+from schedgen.ir.apply import transform_payload
+from schedgen.ir.load import load_payload
+from schedgen.run.execute import random_inputs, run_function
 
 DATA = ROOT / "tests" / "data" / "constructs"
 # npu-256k at a 64 KiB budget so that every construct must be tiled
@@ -173,10 +172,9 @@ def test_failed_bounds_check_says_its_message():
 def test_side_effect_ops_are_not_fused(tmp_path: Path):
     """A fused copy of an op with a bounds check would leave its original
     alive (DCE keeps side effects): it is planned on its own instead."""
-    from schedgen.planner import plan
-    from schedgen.target import load_target
-
-    from schedgen.emit import render
+    from schedgen.emit.schedule import render
+    from schedgen.model.target import load_target
+    from schedgen.planning.planner import plan
 
     payload = DATA / "embedding.mlir"
     model = load_payload(payload)

@@ -6,19 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from schedgen.apply import apply_schedule
-from schedgen.axis_groups import AxisGroups, merge
-from schedgen.cli import main as schedgen
-from schedgen.emit import render
-from schedgen.errors import SchedgenError
-from schedgen.payload import load_payload
-from schedgen.plan import FuseMode
-from schedgen.planner import plan
-from schedgen.target import PRESETS, load_target
-from schedgen.verify import verify
-
 from conftest import ROOT
+
+from schedgen.analysis.axis_groups import AxisGroups, merge
+from schedgen.check.verify import verify
+from schedgen.cli import main as schedgen
+from schedgen.emit.schedule import render
+from schedgen.errors import SchedgenError
+from schedgen.ir.apply import apply_schedule
+from schedgen.ir.load import load_payload
+from schedgen.model.plan import FuseMode
+from schedgen.model.target import PRESETS, load_target
+from schedgen.planning.planner import plan
 
 FANOUT = ROOT / "payloads/fanout.mlir"
 DIAMOND = ROOT / "payloads/diamond.mlir"

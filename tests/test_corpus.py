@@ -10,12 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from schedgen.cli import main as schedgen
-from schedgen.target import PRESETS
-from schedgen.verify import verify
-
 from conftest import ROOT
+
+from schedgen.check.verify import verify
+from schedgen.cli import main as schedgen
+from schedgen.model.target import PRESETS
 
 BLOCKS = sorted((ROOT / "corpus").glob("*.mlir"))
 TARGETS = ["npu-256k", "cpu-l1", "cpu-l2", "cpu-host"]

@@ -16,15 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from schedgen.bench import payload_flops
+from schedgen.analysis.flops import payload_flops
+from schedgen.check.verify import verify
 from schedgen.cli import main
-from schedgen.cpu import CpuInfo, peak_kernel
-from schedgen.emit import render
-from schedgen.execute import compare, random_inputs, run_function
-from schedgen.payload import load_payload
-from schedgen.planner import plan
-from schedgen.target import CPU_PRESETS, Target
-from schedgen.verify import verify
+from schedgen.emit.schedule import render
+from schedgen.ir.load import load_payload
+from schedgen.model.cpu import CpuInfo
+from schedgen.model.target import CPU_PRESETS, Target
+from schedgen.planning.planner import plan
+from schedgen.run.execute import compare, random_inputs, run_function
+from schedgen.run.peak import peak_kernel
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = CPU_PRESETS["cpu-avx512"]
@@ -75,7 +76,7 @@ def test_cpu_schedule_verifies_on_one_and_two_threads(kernel: str, tmp_path: Pat
     # Footprints are measured on the tiling stage against the per-core L2.
     assert report.nests and all(n.ok and n.loop == "scf.forall" for n in report.nests), report.nests
 
-    from schedgen.apply import apply_schedule
+    from schedgen.ir.apply import apply_schedule
 
     transformed = apply_schedule(payload, schedule)
     assert "linalg." not in transformed  # every op was vectorized
@@ -114,7 +115,7 @@ def test_cpu_tiles_fit_registers_and_divide_the_tiles() -> None:
 
 
 def test_matmul_is_a_register_kernel_with_a_packed_panel_and_no_tile_buffers(tmp_path: Path) -> None:
-    from schedgen.apply import apply_schedule
+    from schedgen.ir.apply import apply_schedule
 
     payload = ROOT / "payloads/matmul_bias_relu.mlir"  # 1024^3: applied, not executed
     p = plan(load_payload(payload), TARGET)
@@ -135,7 +136,7 @@ def test_matmul_is_a_register_kernel_with_a_packed_panel_and_no_tile_buffers(tmp
 
 
 def test_a_panel_few_row_tiles_reuse_is_not_copied(tmp_path: Path) -> None:
-    from schedgen.cpu_tiles import MIN_PANEL_REUSE
+    from schedgen.planning.cpu_levels import MIN_PANEL_REUSE
 
     # the MLP's matmuls: 32-row forall tiles, 4 row tiles of 8 per panel
     p = plan(load_payload(ROOT / "payloads/mlp.mlir"), TARGET)
@@ -146,7 +147,7 @@ def test_a_panel_few_row_tiles_reuse_is_not_copied(tmp_path: Path) -> None:
 
 
 def test_row_reductions_accumulate_vectors_and_combine_once(tmp_path: Path) -> None:
-    from schedgen.apply import apply_schedule
+    from schedgen.ir.apply import apply_schedule
 
     payload = small_payload("softmax", tmp_path)  # 32x256
     p = plan(load_payload(payload), TARGET)
@@ -187,7 +188,7 @@ def test_flops_are_counted_from_the_linalg_bodies() -> None:
 
 
 def test_peak_kernel_parses_and_runs(tmp_path: Path) -> None:
-    from schedgen.cpu import measure_peak
+    from schedgen.run.peak import measure_peak
 
     assert "vector.fma" in peak_kernel(16, 12)
     small = CpuInfo(cores=1, vector_bits=256, vector_registers=16, l1_bytes=32768, l2_bytes=1 << 20,
@@ -217,7 +218,7 @@ def test_bench_and_peak_commands(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_cpu_schedule_applies_with_xtc_opt(tmp_path: Path) -> None:
-    from schedgen.mlir_env import tool_path
+    from schedgen.ir.context import tool_path
 
     payload = small_payload("matmul_bias_relu", tmp_path)
     schedule = cpu_schedule(payload, ALL_PARALLEL)

@@ -7,11 +7,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from schedgen.cli import main as schedgen
-from schedgen.mlir_env import tool_path
-
-from conftest import ROOT
+from schedgen.ir.context import tool_path
 
 
 @pytest.mark.parametrize("memory, loops, consumers", [

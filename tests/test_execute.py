@@ -1,4 +1,4 @@
-"""schedgen.execute: payloads really run (in a child process) and their
+"""schedgen.run.execute: payloads really run (in a child process) and their
 numbers are checked against numpy; failures come back as one-line errors."""
 
 from __future__ import annotations
@@ -9,8 +9,14 @@ import pytest
 from mlir import ir
 from mlir.dialects.transform import interpreter
 
-from schedgen.execute import (LOWERING_PIPELINE, ExecutionError, compare, random_inputs,
-                              run_function, tolerance)
+from schedgen.run.execute import (
+    LOWERING_PIPELINE,
+    ExecutionError,
+    compare,
+    random_inputs,
+    run_function,
+    tolerance,
+)
 
 MATMUL = """
 func.func @mm(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>) -> tensor<8x4xf32> {
@@ -396,7 +402,7 @@ def test_llvm_assertion_report_names_the_assertion(tmp_path) -> None:
 
     import mlir
 
-    from schedgen.execute import describe_death
+    from schedgen.run.execute import describe_death
 
     mlir_opt = Path(mlir.__path__[0]) / "bin" / "mlir-opt"
     src = tmp_path / "store_i1.mlir"
@@ -415,7 +421,7 @@ def test_timed_calls_free_fresh_results_but_never_constants_or_inputs() -> None:
     """Between timed calls the harness frees what a call returned: a fresh
     result, but not a memref.global (returned constant) nor an input the
     function hands back; min_seconds adds calls until the timed ones add up."""
-    from schedgen.execute import time_function
+    from schedgen.run.execute import time_function
 
     text = """
 func.func @g(%x: tensor<1024xf32>) -> (tensor<4xf32>, tensor<1024xf32>, tensor<1024xf32>) {

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from itertools import product
 
+from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schedgen.footprint import NestShape, footprint
-from schedgen.payload import load_payload
-from schedgen.tile_search import SearchDim, divisors, fit_tiles
-
-from conftest import ROOT
+from schedgen.analysis.footprint import NestShape, footprint
+from schedgen.analysis.tile_search import SearchDim, divisors, fit_tiles
+from schedgen.ir.load import load_payload
 
 
 def test_matmul_nest_by_hand():

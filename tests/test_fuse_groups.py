@@ -6,19 +6,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import PAYLOADS, ROOT
 from mlir import ir
 
-from schedgen.apply import transform_payload
+from schedgen.analysis.fuse_groups import find_groups
+from schedgen.check.measure import LOOPS, walk_ops
 from schedgen.cli import main as schedgen
-from schedgen.fuse_groups import find_groups
-from schedgen.measure import LOOPS, walk_ops
-from schedgen.mlir_env import new_context, parse_file
-from schedgen.payload import is_tileable, load_payload
-from schedgen.plan import FuseMode
-from schedgen.planner import plan
-from schedgen.target import PRESETS
-
-from conftest import PAYLOADS, ROOT
+from schedgen.ir.apply import transform_payload
+from schedgen.ir.context import new_context, parse_file
+from schedgen.ir.load import load_payload
+from schedgen.model.payload import is_tileable
+from schedgen.model.plan import FuseMode
+from schedgen.model.target import PRESETS
+from schedgen.planning.planner import plan
 
 
 def groups(name: str) -> list[tuple[str, int, tuple[int, ...]]]:

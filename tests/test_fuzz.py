@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-
 from random_payloads import RandomPayload, random_payloads, run_example
 
 

@@ -12,18 +12,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from conftest import PAYLOADS, ROOT
 from mlir import ir
 
-from conftest import PAYLOADS, ROOT
-from schedgen.apply import apply_schedule
 from schedgen.cli import main
-from schedgen.emit import render
+from schedgen.emit.graph import build_graph, graph_format, render_dot
+from schedgen.emit.schedule import render
 from schedgen.errors import SchedgenError
-from schedgen.graph_view import build_graph, graph_format, render_dot
-from schedgen.payload import load_payload
-from schedgen.plan import GroupInfo, Plan
-from schedgen.planner import plan
-from schedgen.target import load_target
+from schedgen.ir.apply import apply_schedule
+from schedgen.ir.load import load_payload
+from schedgen.model.plan import GroupInfo, Plan
+from schedgen.model.target import load_target
+from schedgen.planning.planner import plan
 
 MATMUL = ROOT / "payloads/matmul_bias_relu.mlir"
 ATTENTION = ROOT / "payloads/attention.mlir"

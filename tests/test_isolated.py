@@ -4,12 +4,11 @@ a one-line SchedgenError here, and the next request gets a new worker."""
 from __future__ import annotations
 
 import pytest
-
-from schedgen.apply import apply_schedule
-from schedgen.errors import SchedgenError
-from schedgen.isolated import apply_isolated
-
 from conftest import ROOT
+
+from schedgen.errors import SchedgenError
+from schedgen.ir.apply import apply_schedule
+from schedgen.ir.isolated import apply_isolated
 
 PAYLOAD = ROOT / "payloads" / "matmul_bias_relu.mlir"
 SCHEDULE = ROOT / "schedules" / "matmul_bias_relu.npu-256k.mlir"

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from schedgen.execute import run_function
-from schedgen.math_approx import approximate_exp
+from schedgen.run.execute import run_function
+from schedgen.run.math_approx import approximate_exp
 
 _EXP_1D = """
 #id = affine_map<(d0) -> (d0)>

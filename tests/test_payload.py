@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from conftest import ROOT
 
 from schedgen.errors import SchedgenError
-from schedgen.payload import Use, ValueRef, load_payload
-
-from conftest import ROOT
+from schedgen.ir.load import load_payload
+from schedgen.model.payload import Use, ValueRef
 
 
 def test_matmul_bias_relu_model():

@@ -8,14 +8,13 @@ from math import prod
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from schedgen.cli import main as schedgen
-from schedgen.payload import load_payload
-from schedgen.plan import FuseMode, Plan
-from schedgen.planner import plan
-from schedgen.target import PRESETS, Target, load_target
-
-from conftest import ROOT
+from schedgen.ir.load import load_payload
+from schedgen.model.plan import FuseMode, Plan
+from schedgen.model.target import PRESETS, Target, load_target
+from schedgen.planning.planner import plan
 
 MATMUL = ROOT / "payloads/matmul_bias_relu.mlir"
 SOFTMAX = ROOT / "payloads/softmax.mlir"

@@ -6,15 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from schedgen.cli import main as schedgen
-from schedgen.payload import load_payload
-from schedgen.plan import Plan
-from schedgen.planner import candidate_nest, plan
-from schedgen.precise import Buffer, PreciseChecker, first_fit
-from schedgen.target import PRESETS, Target
-
 from conftest import PAYLOADS, ROOT
+
+from schedgen.analysis.placement import Buffer, first_fit
+from schedgen.cli import main as schedgen
+from schedgen.ir.load import load_payload
+from schedgen.model.plan import Plan
+from schedgen.model.target import PRESETS, Target
+from schedgen.planning.planner import candidate_nest, plan
+from schedgen.planning.precise import PreciseChecker
 
 ROOMY = Target(name="roomy", memory_bytes=1 << 30)  # alignment 64
 CHAIN = ROOT / "tests/data/chain3.mlir"  # add bias -> relu -> scale, 64x64 f32

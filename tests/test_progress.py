@@ -15,14 +15,14 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
-from schedgen.emit import render
-from schedgen.payload import load_payload
-from schedgen.planner import plan
-from schedgen.plan import FuseMode
+
+from schedgen.emit.schedule import render
+from schedgen.ir.load import load_payload
+from schedgen.model.plan import FuseMode
+from schedgen.model.target import load_target
+from schedgen.planning.planner import plan
 from schedgen.progress import progress
-from schedgen.target import load_target
 
 SOFTMAX = ROOT / "payloads/softmax.mlir"
 CLI = [sys.executable, "-m", "schedgen.cli"]

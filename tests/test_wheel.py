@@ -26,7 +26,7 @@ def test_wheel_generates_outside_the_checkout(tmp_path: Path):
     payload = work / "p.mlir"
     payload.write_text((ROOT / "payloads/matmul_bias_relu.mlir").read_text())
     env = {**os.environ, "PYTHONPATH": str(site)}
-    where = subprocess.run([sys.executable, "-c", "import schedgen.emit as e; print(e.__file__)"], cwd=work, env=env,
+    where = subprocess.run([sys.executable, "-c", "import schedgen.emit.schedule as e; print(e.__file__)"], cwd=work, env=env,
                            capture_output=True, text=True, check=True).stdout.strip()
     assert where.startswith(str(site)), where  # the installed copy, not the checkout
     out = subprocess.run([sys.executable, "-m", "schedgen.cli", "generate", str(payload), "-o", "s.mlir"], cwd=work,

@@ -26,8 +26,9 @@ from pathlib import Path
 
 from mlir import ir
 
-from schedgen.mlir_env import new_context, parse_file
-from schedgen.payload import Payload, TileableOp, is_tileable, load_payload, select_function
+from schedgen.ir.context import new_context, parse_file
+from schedgen.ir.load import load_payload, select_function
+from schedgen.model.payload import Payload, TileableOp, is_tileable
 
 CONTRACTIONS = ("linalg.matmul", "linalg.batch_matmul", "linalg.matmul_transpose_a", "linalg.matmul_transpose_b",
                 "linalg.batch_matmul_transpose_b", "linalg.contract")

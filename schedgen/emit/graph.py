@@ -15,11 +15,12 @@ from typing import Literal
 import jinja2
 from pydantic import BaseModel
 
-from schedgen.template_env import environment
+from schedgen.analysis.footprint import DimTile, nest_tiles, operand_tile
+from schedgen.emit.template_env import environment
 from schedgen.errors import SchedgenError
-from schedgen.footprint import DimTile, nest_tiles, operand_tile
-from schedgen.payload import Operand, Payload, ValueRef, load_payload
-from schedgen.plan import GroupInfo, LoopNest, Plan
+from schedgen.ir.load import load_payload
+from schedgen.model.payload import Operand, Payload, ValueRef
+from schedgen.model.plan import GroupInfo, LoopNest, Plan
 
 TEMPLATE = "graph.dot.j2"
 FORMATS = (".dot", ".svg")

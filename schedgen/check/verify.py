@@ -13,11 +13,10 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel, computed_field
 
-from schedgen.check import CheckReport, NestReport, format_check, inspect
-from schedgen.execute import compare, random_inputs, read_inputs, run_function
-from schedgen.payload import load_payload
+from schedgen.check.check import CheckReport, NestReport, format_check, inspect
+from schedgen.ir.load import load_payload
 from schedgen.progress import phase
-
+from schedgen.run.execute import compare, random_inputs, read_inputs, run_function
 
 # Iterations (over all ops' domains) below which payloads run unoptimized.
 _SMALL_WORK = 1 << 24

@@ -18,8 +18,9 @@ from math import prod
 
 from mlir import ir
 
-from schedgen.payload import element_bytes, is_tileable
-from schedgen.precise import Buffer, elementwise, first_fit
+from schedgen.analysis.placement import Buffer, elementwise, first_fit
+from schedgen.ir.load import element_bytes
+from schedgen.model.payload import is_tileable
 
 LOOPS = ("scf.forall", "scf.for")
 

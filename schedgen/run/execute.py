@@ -2,7 +2,7 @@
 compare results.
 
 Lowering and JIT execution run in a child process (`python -m
-schedgen.execute DIR`): an LLVM assertion or a crash in JIT-compiled code
+schedgen.run.execute DIR`): an LLVM assertion or a crash in JIT-compiled code
 aborts the whole process, and the parent must survive it to report a one-line
 `ExecutionError`. Parent and child talk through files in a temporary
 directory: `module.mlir`, `request.json`, `inputs.npz` in; `outputs.npz` or
@@ -27,7 +27,7 @@ import ml_dtypes
 import numpy as np
 
 from schedgen.errors import SchedgenError
-from schedgen.math_approx import approximate_exp
+from schedgen.run.math_approx import approximate_exp
 
 # Verified on MLIR 22.1.8 (see the field notes, "Executing payloads"), plus:
 # - `canonicalize` first folds the constant/empty-tensor clutter of exports;
@@ -52,6 +52,9 @@ _TO_LOOPS = (
     "expand-strided-metadata",
     "lower-affine",
 )
+
+
+
 _TO_LLVM = (
     # x**3 of tanh-GELU arrives as math.fpowi with a vector exponent, which the
     # LLVM intrinsic does not take: multiply it out.
@@ -65,7 +68,12 @@ _TO_LLVM = (
     "convert-to-llvm",
     "reconcile-unrealized-casts",
 )
+
+
+
 LOWERING_PIPELINE = f"builtin.module({','.join(_TO_LOOPS + _TO_LLVM)})"
+
+
 
 # Element type as MLIR prints it -> numpy dtype. i1 is a byte per element in
 # LLVM memory, like numpy's bool; bf16 comes from ml_dtypes (as the MLIR
@@ -77,9 +85,12 @@ _NP_DTYPES: dict[str, np.dtype[Any]] = {
     "i32": np.dtype(np.int32), "i64": np.dtype(np.int64), "index": np.dtype(np.int64),
 }
 
+
+
 # The child's stack: schedules that use `alloc_to_alloca` put whole tiles on
 # the stack and segfault under the default 8 MB. Reserved, not committed.
 _STACK_BYTES = 1 << 30
+
 
 
 class ExecutionError(Exception):
@@ -90,8 +101,10 @@ class ExecutionError(Exception):
         super().__init__(self.message)
 
 
+
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
 
 
 def numpy_dtype(element_type: str) -> np.dtype[Any]:
@@ -105,6 +118,7 @@ def numpy_dtype(element_type: str) -> np.dtype[Any]:
     if dt not in _NP_DTYPES.values():
         raise ValueError(f"unsupported element type {element_type!r}")
     return dt
+
 
 
 def random_inputs(arg_types: list[tuple[tuple[int, ...], str]], seed: int) -> list[np.ndarray]:
@@ -127,6 +141,7 @@ def random_inputs(arg_types: list[tuple[tuple[int, ...], str]], seed: int) -> li
             arr = rng.uniform(-1.0, 1.0, size=shape).astype(dt)
         out.append(np.ascontiguousarray(arr).reshape(shape))  # (0-d stays 0-d: a scalar argument)
     return out
+
 
 
 def read_inputs(path: Path | str, arg_types: list[tuple[tuple[int, ...], str]]) -> tuple[list[np.ndarray],
@@ -158,9 +173,6 @@ def read_inputs(path: Path | str, arg_types: list[tuple[tuple[int, ...], str]]) 
     return out, outputs
 
 
-# --------------------------------------------------------------------------
-# Parent side
-
 
 def run_function(module_text: str, func_name: str, inputs: list[np.ndarray],
                  timeout: float = 600, opt_level: int = 3, threads: int = 1) -> list[np.ndarray]:
@@ -170,6 +182,7 @@ def run_function(module_text: str, func_name: str, inputs: list[np.ndarray],
     ExecutionError on a parse or lowering failure, a crash, or a timeout.
     `threads` > 1 runs scf.parallel loops on that many workers (async runtime)."""
     return time_function(module_text, func_name, inputs, timeout, opt_level, threads, repeats=0)[0]
+
 
 
 def time_function(module_text: str, func_name: str, inputs: list[np.ndarray], timeout: float = 600,
@@ -192,7 +205,7 @@ def time_function(module_text: str, func_name: str, inputs: list[np.ndarray], ti
         root = str(Path(__file__).resolve().parent.parent)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
         try:
-            proc = subprocess.run([sys.executable, "-m", "schedgen.execute", str(d)], cwd=d, env=env,
+            proc = subprocess.run([sys.executable, "-m", "schedgen.run.execute", str(d)], cwd=d, env=env,
                                   stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                   errors="replace", timeout=timeout)
         except subprocess.TimeoutExpired:  # subprocess.run has killed the child
@@ -210,11 +223,13 @@ def time_function(module_text: str, func_name: str, inputs: list[np.ndarray], ti
         return outputs, times
 
 
+
 def _save_arrays(path: Path, arrays: list[np.ndarray]) -> None:
     """npz keeps only numpy's own dtypes (bf16 would come back as void16):
     every array is stored as its raw bytes' unsigned view, with its dtype name."""
     names = np.array([a.dtype.name for a in arrays])
     np.savez(path, names, *[a.view(f"u{a.dtype.itemsize}") if a.dtype.kind == "V" else a for a in arrays])
+
 
 
 def _load_arrays(path: Path) -> list[np.ndarray]:
@@ -223,14 +238,17 @@ def _load_arrays(path: Path) -> list[np.ndarray]:
         return [npz[f"arr_{i + 1}"].view(numpy_dtype(n)) for i, n in enumerate(names)]
 
 
+
 def _read(path: Path) -> str:
     return path.read_text().strip() if path.is_file() else ""
+
 
 
 def _assert_message(stdout: str) -> str:
     """What a failed cf.assert printed (its last line), if anything."""
     lines = [ln.strip() for ln in stdout.splitlines() if ln.strip()]
     return f"; the payload's assertion failed: {lines[-1]}" if lines else ""
+
 
 
 def describe_death(returncode: int, stderr: str, phase: str, who: str = "execution process") -> str:
@@ -248,6 +266,7 @@ def describe_death(returncode: int, stderr: str, phase: str, who: str = "executi
             + (f": {line}" if line else ""))
 
 
+
 def _meaningful_line(stderr: str) -> str:
     """The line that says what went wrong: an LLVM assertion or fatal error if
     there is one, else the last line that is not stack-dump noise."""
@@ -262,9 +281,6 @@ def _meaningful_line(stderr: str) -> str:
             return ln
     return ""
 
-
-# --------------------------------------------------------------------------
-# Child side (the only code that imports the MLIR bindings)
 
 
 def _child(d: Path) -> None:
@@ -297,6 +313,7 @@ def _child(d: Path) -> None:
     _save_arrays(d / "outputs.npz", outputs)
 
 
+
 def _diagnostics(exc: Exception) -> str:
     """An MLIRError's diagnostics (and their notes) on one line."""
     diags = getattr(exc, "error_diagnostics", None)
@@ -309,6 +326,7 @@ def _diagnostics(exc: Exception) -> str:
     return _one_line("; ".join(parts))
 
 
+
 def _parallel_passes(threads: int) -> tuple[str, ...]:
     """scf.parallel (a CPU schedule's outer loop) on `threads` workers of the
     MLIR async runtime; with one thread it stays a sequential loop."""
@@ -317,6 +335,7 @@ def _parallel_passes(threads: int) -> tuple[str, ...]:
     return (f"async-parallel-for{{async-dispatch=false num-workers={threads} min-task-size=1}}",
             "async-to-async-runtime", "async-runtime-ref-counting", "async-runtime-ref-counting-opt",
             "convert-async-to-llvm")
+
 
 
 def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_level: int,
@@ -332,7 +351,7 @@ def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_leve
     from mlir import ir, passmanager, runtime
     from mlir.execution_engine import ExecutionEngine
 
-    from schedgen.normalize import has_packs, needed_steps, normalize
+    from schedgen.ir.normalize import has_packs, needed_steps, normalize
 
     lib_dir = Path(ir.__file__).resolve().parent / "lib"
     # memrefCopy (non-contiguous copies) lives in the runner utils.
@@ -377,7 +396,7 @@ def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_leve
             to_loops = _TO_LOOPS[:5] + _parallel_passes(threads) + _TO_LOOPS[5:]
             passmanager.PassManager.parse(f"builtin.module({','.join(to_loops)})").run(module.operation)
             _widen_i1_memory(module)
-            approximate_exp(module)  # vector expf calls -> polynomial (schedgen.math_approx)
+            approximate_exp(module)  # vector expf calls -> polynomial (schedgen.run.math_approx)
             passmanager.PassManager.parse(f"builtin.module({','.join(_TO_LLVM)})").run(module.operation)
         except ir.MLIRError as exc:
             raise ExecutionError(f"lowering failed: {_diagnostics(exc)}") from None
@@ -443,6 +462,7 @@ def _lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_leve
         return outputs, times
 
 
+
 def _libc() -> Any:
     """The C library the JIT-compiled code allocates with (this process's own)."""
     import ctypes
@@ -451,6 +471,7 @@ def _libc() -> Any:
     libc.free.argtypes = [ctypes.c_void_p]
     libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
     return libc
+
 
 
 def _page_aligned(arr: np.ndarray) -> np.ndarray:
@@ -473,8 +494,13 @@ def _page_aligned(arr: np.ndarray) -> np.ndarray:
     return out
 
 
+
 _HUGE_PAGE = 2 << 20
+
+
+
 _MAX_CALLS = 100_000  # bound on min_seconds' extra calls
+
 
 
 def _keep_freed_memory() -> None:
@@ -489,6 +515,7 @@ def _keep_freed_memory() -> None:
         libc.mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD: keep up to 1 GiB of freed heap
     except (OSError, AttributeError):
         pass
+
 
 
 def _result_freer(inputs: list[np.ndarray], descs: list[Any]) -> Any:
@@ -511,6 +538,7 @@ def _result_freer(inputs: list[np.ndarray], descs: list[Any]) -> Any:
     return free_results
 
 
+
 def _find_func(module: Any, name: str) -> Any:
     from mlir import ir
 
@@ -520,6 +548,7 @@ def _find_func(module: Any, name: str) -> Any:
                 raise ExecutionError("is only a declaration")
             return op
     raise ExecutionError("no such function in the module")
+
 
 
 def _arg_type(t: Any, what: str) -> tuple[tuple[int, ...] | None, np.dtype[Any]]:
@@ -532,6 +561,7 @@ def _arg_type(t: Any, what: str) -> tuple[tuple[int, ...] | None, np.dtype[Any]]
         except ValueError as exc:
             raise ExecutionError(f"{what}: {exc}") from None
     return _tensor_type(t, what)
+
 
 
 def _tensor_type(t: Any, what: str) -> tuple[tuple[int, ...], np.dtype[Any]]:
@@ -556,6 +586,7 @@ def _tensor_type(t: Any, what: str) -> tuple[tuple[int, ...], np.dtype[Any]]:
         raise ExecutionError(f"{what}: {exc}") from None
 
 
+
 def _identity_layout(t: Any) -> bool:
     from mlir import ir
 
@@ -563,8 +594,10 @@ def _identity_layout(t: Any) -> bool:
     return isinstance(layout, ir.AffineMapAttr) and layout.value == ir.AffineMap.get_identity(len(t.shape))
 
 
+
 def _fmt(shape: tuple[int, ...] | None, dt: Any) -> str:
     return "x".join([str(n) for n in shape or ()] + [np.dtype(dt).name])
+
 
 
 def _to_numpy(desc: Any, dt: np.dtype[Any], runtime: Any) -> np.ndarray:
@@ -573,6 +606,7 @@ def _to_numpy(desc: Any, dt: np.dtype[Any], runtime: Any) -> np.ndarray:
         ptr = runtime.move_aligned_ptr_by_offset(desc.aligned, desc.offset)
         return np.ctypeslib.as_array(ptr, shape=(1,)).view(dt).reshape(()).copy()
     return np.array(runtime.ranked_memref_to_numpy([desc]), dtype=dt, copy=True)
+
 
 
 def _check_all_llvm(module: Any) -> None:
@@ -594,6 +628,7 @@ def _check_all_llvm(module: Any) -> None:
         real = [op for op in left if op.name != "builtin.unrealized_conversion_cast"] or left
         raise ExecutionError(f"lowering left '{real[0].name}' at {real[0].location} "
                              f"({len(left)} op(s) not lowered to the LLVM dialect)")
+
 
 
 def _widen_i1_memory(module: Any) -> None:
@@ -682,6 +717,7 @@ def _widen_i1_memory(module: Any) -> None:
                 raise ExecutionError(f"cannot widen the i1 initial value of a memref.global at {op.location}")
 
 
+
 def _run_child_main(directory: str) -> int:
     """Run the child in a thread with a large stack (see _STACK_BYTES) and
     report any unexpected Python exception as a one-line error file."""
@@ -713,9 +749,6 @@ def _run_child_main(directory: str) -> int:
     return 0
 
 
-# --------------------------------------------------------------------------
-# Comparison
-
 
 @dataclass
 class ResultComparison:
@@ -725,6 +758,7 @@ class ResultComparison:
     max_abs_err: float
     max_rel_err: float
     ok: bool
+
 
 
 # (rtol, atol) per dtype. An element passes if
@@ -744,12 +778,17 @@ _TOLERANCES: dict[str, tuple[float, float]] = {
     "float16": (1e-2, 1e-3),
     "bfloat16": (8e-2, 1e-2),
 }
+
+
+
 _FLOOR = 1e-2
+
 
 
 def tolerance(dtype: str) -> tuple[float, float]:
     """(rtol, atol) for an element type ("f32" or "float32"); (0, 0) = exact."""
     return _TOLERANCES.get(numpy_dtype(dtype).name, (0.0, 0.0))
+
 
 
 def compare(expected: list[np.ndarray], actual: list[np.ndarray],
@@ -786,8 +825,10 @@ def compare(expected: list[np.ndarray], actual: list[np.ndarray],
     return out
 
 
+
 if __name__ == "__main__":
     if len(sys.argv) != 2:
-        print("usage: python -m schedgen.execute DIR (internal: the child of run_function)", file=sys.stderr)
+        print("usage: python -m schedgen.run.execute DIR (internal: the child of run_function)", file=sys.stderr)
         sys.exit(2)
     sys.exit(_run_child_main(sys.argv[1]))
+

@@ -8,9 +8,9 @@ import hashlib
 from collections import defaultdict
 
 from schedgen import __version__
-from schedgen.payload import NON_STRUCTURED_TILEABLE
-from schedgen.template_env import environment
-from schedgen.plan import InnerTiling, LoopNest, Plan, RegisterKernel
+from schedgen.emit.template_env import environment
+from schedgen.model.payload import NON_STRUCTURED_TILEABLE
+from schedgen.model.plan import InnerTiling, LoopNest, Plan, RegisterKernel
 
 TEMPLATE = "schedule.mlir.j2"
 

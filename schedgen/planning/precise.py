@@ -21,7 +21,6 @@ For a candidate nest (root, fused producers, tile sizes):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from math import prod
 from pathlib import Path
 
@@ -31,72 +30,33 @@ from mlir.dialects import func as func_d
 from mlir.dialects.transform import interpreter
 from mlir.passmanager import PassManager
 
-from schedgen.emit import render
-from schedgen.mlir_env import new_context, parse_file
-from schedgen.payload import Payload, element_bytes, is_tileable
-from schedgen.plan import FuseMode, LoopNest, OpRef, Plan
+from schedgen.analysis.placement import (
+    Assignment,
+    Buffer,
+    elementwise,
+    first_fit,
+    n_inputs,
+)
+from schedgen.emit.schedule import render
+from schedgen.ir.context import new_context, parse_file
+from schedgen.ir.load import element_bytes
+from schedgen.model.payload import Payload, is_tileable
+from schedgen.model.plan import FuseMode, LoopNest, OpRef, Plan
+from schedgen.model.target import Target
 from schedgen.progress import Progress, progress
-from schedgen.target import Target
 
 BUFFERIZE = ("builtin.module(canonicalize, one-shot-bufferize{bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map}, canonicalize, cse)")
+
+
+
 _VIEWS = ("memref.subview", "memref.cast", "memref.expand_shape", "memref.collapse_shape",
           "memref.reinterpret_cast")
+
+
+
 _CLONED_PRODUCERS = ("tensor.empty", "arith.constant")
 
-
-@dataclass
-class Buffer:
-    """One local buffer of a loop body."""
-
-    what: str
-    bytes: int
-    start: int  # position of the first op of the body that touches it
-    end: int  # position of the last one
-    offset: int = -1
-    in_place_of: str | None = None  # written over an input that dies at `start`
-
-
-@dataclass
-class Assignment:
-    buffers: list[Buffer] = field(default_factory=list)
-    peak: int = 0
-
-
-def _align(n: int, a: int) -> int:
-    return (n + a - 1) // a * a
-
-
-def first_fit(buffers: list[Buffer], alignment: int, in_place: dict[int, int] | None = None) -> Assignment:
-    """Offsets first-fit, in order of first use; `in_place` maps a buffer's
-    index to the index of an input buffer it may overwrite (same size, dies
-    where this one is born)."""
-    in_place = in_place or {}
-    placed: list[Buffer] = []
-    reused: set[int] = set()
-    order = sorted(range(len(buffers)), key=lambda i: (buffers[i].start, -buffers[i].bytes, i))
-    for i in order:
-        b = buffers[i]
-        partner = in_place.get(i)
-        if partner is not None and buffers[partner].offset >= 0 and partner not in reused \
-                and buffers[partner].end == b.start and buffers[partner].bytes >= b.bytes:
-            b.offset = buffers[partner].offset
-            b.in_place_of = buffers[partner].what
-            reused.add(partner)
-            placed.append(b)
-            continue
-        busy = sorted((p.offset, p.offset + _align(p.bytes, alignment)) for p in placed
-                      if p.start <= b.end and b.start <= p.end
-                      and not (p.end == b.start and p.offset == b.offset))
-        offset = 0
-        for lo, hi in busy:
-            if offset + b.bytes <= lo:
-                break
-            offset = max(offset, _align(hi, alignment))
-        b.offset = offset
-        placed.append(b)
-    peak = max((b.offset + b.bytes for b in buffers), default=0)
-    return Assignment(buffers=buffers, peak=peak)
 
 
 def _memref_bytes(t: ir.Type) -> int:
@@ -105,11 +65,13 @@ def _memref_bytes(t: ir.Type) -> int:
     return prod(t.shape) * element_bytes(t.element_type)
 
 
+
 def _base(v: ir.Value) -> ir.Value:
     """The allocation or argument a chain of views starts from."""
     while isinstance(v, ir.OpResult) and v.owner.name in _VIEWS:
         v = v.owner.operands[0]
     return v
+
 
 
 def assign_body(fn: ir.OpView, alignment: int) -> Assignment:
@@ -129,7 +91,7 @@ def assign_body(fn: ir.OpView, alignment: int) -> Assignment:
             continue
         position += 1
         used: list[tuple[int, bool]] = []  # (buffer index, written)
-        n_results_like = len(op.operands) - _n_inputs(op)
+        n_results_like = len(op.operands) - n_inputs(op)
         for k, v in enumerate(op.operands):
             if not isinstance(v.type, ir.MemRefType):
                 continue
@@ -159,33 +121,12 @@ def assign_body(fn: ir.OpView, alignment: int) -> Assignment:
     return first_fit(buffers, alignment, in_place)
 
 
-def _n_inputs(op: ir.Operation) -> int:
-    if op.name == "memref.copy":
-        return 1
-    if "operandSegmentSizes" in op.attributes:
-        return list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))[0]
-    return len(op.operands) - 1 if op.name.startswith("linalg.") else len(op.operands)
-
-
-def elementwise(op: ir.Operation) -> bool:
-    if op.name != "linalg.generic":
-        return False
-    iters = [str(a) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
-    if any("parallel" not in a for a in iters):
-        return False
-    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
-    return all(m.is_permutation and str(m) == str(maps[-1]) for m in maps
-               if len(m.results) == len(maps[-1].results))
-
 
 def _describe(root: ir.Value) -> str:
     if isinstance(root, ir.BlockArgument):
         return f"input %arg{root.arg_number}"
     return "output"
 
-
-# --------------------------------------------------------------------------
-# Extraction
 
 
 def extract_nest(fn: ir.OpView, members: list[int], tileable: list[ir.Operation]) -> ir.Module:
@@ -233,6 +174,7 @@ def extract_nest(fn: ir.OpView, members: list[int], tileable: list[ir.Operation]
     return module
 
 
+
 def _position(op: ir.Operation) -> int:
     block = op.parent.regions[0].blocks[0]
     for i, o in enumerate(block.operations):
@@ -241,12 +183,14 @@ def _position(op: ir.Operation) -> int:
     return 0
 
 
+
 def _cheap(op: ir.Operation) -> bool:
     """Constants are cloned when small (scalars, splats); weights stay inputs."""
     if op.name != "arith.constant":
         return True
     t = op.results[0].type
     return not isinstance(t, ir.ShapedType) or "dense<" in str(op.attributes["value"])[:6]
+
 
 
 def _all_operands(op: ir.Operation):
@@ -263,9 +207,11 @@ def _all_operands(op: ir.Operation):
                     yield v
 
 
+
 def _defined_within(arg: ir.BlockArgument, op: ir.Operation) -> bool:
     parent = arg.owner.owner
     return _is_ancestor(op, parent.operation if hasattr(parent, "operation") else parent)
+
 
 
 def _is_ancestor(op: ir.Operation, other: ir.Operation) -> bool:
@@ -277,6 +223,7 @@ def _is_ancestor(op: ir.Operation, other: ir.Operation) -> bool:
     return False
 
 
+
 def _remap(op: ir.Operation, mapping: dict) -> None:
     for i, v in enumerate(op.operands):
         if v in mapping:
@@ -286,9 +233,6 @@ def _remap(op: ir.Operation, mapping: dict) -> None:
             for inner in block.operations:
                 _remap(inner.operation, mapping)
 
-
-# --------------------------------------------------------------------------
-# Apply, reduce the loops, bufferize
 
 
 def reduce_loops(module: ir.Module) -> None:
@@ -310,10 +254,12 @@ def reduce_loops(module: ir.Module) -> None:
     PassManager.parse("builtin.module(canonicalize)").run(module.operation)
 
 
+
 def _const(v: ir.Value) -> int | None:
     if isinstance(v, ir.OpResult) and v.owner.name == "arith.constant":
         return ir.IntegerAttr(v.owner.attributes["value"]).value
     return None
+
 
 
 def _walk(op: ir.Operation):
@@ -322,6 +268,7 @@ def _walk(op: ir.Operation):
             for inner in block.operations:
                 yield inner.operation
                 yield from _walk(inner.operation)
+
 
 
 # A tile of a fused producer's tensor.empty init is an empty tile of its own:
@@ -338,9 +285,11 @@ _FOLD_EMPTY = """module attributes {transform.with_named_sequence} {
 }"""
 
 
+
 def _apply(module: ir.Module, schedule: ir.Module) -> None:
     entry = next(op for op in schedule.body.operations if op.operation.name == "transform.named_sequence")
     interpreter.apply_named_sequence(module.operation, entry, schedule)
+
 
 
 def simulate(module: ir.Module, schedule: ir.Module, alignment: int) -> Assignment:
@@ -352,9 +301,6 @@ def simulate(module: ir.Module, schedule: ir.Module, alignment: int) -> Assignme
     fn = next(op for op in module.body.operations if op.operation.name == "func.func")
     return assign_body(fn, alignment)
 
-
-# --------------------------------------------------------------------------
-# The checker the planner calls
 
 
 class PreciseChecker:
@@ -410,3 +356,4 @@ class PreciseChecker:
         self.cache[key] = result
         self.checks += 1
         return result
+

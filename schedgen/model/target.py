@@ -8,8 +8,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, ValidationError
 
-from schedgen.cpu import AVX512_2C, CpuInfo, detect_host
 from schedgen.errors import SchedgenError
+from schedgen.model.cpu import AVX512_2C, CpuInfo, detect_host
 
 
 class Target(BaseModel):
@@ -17,7 +17,7 @@ class Target(BaseModel):
     memory_bytes: int = Field(gt=0, description="local memory that all tiles of one loop body must fit")
     alignment_bytes: int = Field(default=64, gt=0, description="every local buffer starts at a multiple of this")
     # A CPU target: the schedule also tiles for L1 and registers, vectorizes,
-    # bufferizes and lowers (schedgen.cpu_tiles); memory_bytes is then the
+    # bufferizes and lowers (schedgen.planning.cpu_levels); memory_bytes is then the
     # per-core L2 that the outer forall's tiles must fit.
     cpu: CpuInfo | None = None
 

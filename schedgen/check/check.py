@@ -30,24 +30,42 @@ from mlir import ir
 from mlir.dialects import transform
 from pydantic import BaseModel, computed_field
 
-from schedgen.apply import ENTRY, TILE_STAGE, ScheduleInfo, apply_parsed, schedule_info
+from schedgen.check.measure import (
+    LOOPS,
+    const_int,
+    dim_bound,
+    find_func,
+    line_of,
+    measure,
+    owner_op,
+    walk_ops,
+)
 from schedgen.errors import SchedgenError
-from schedgen.isolated import apply_isolated
-from schedgen.measure import LOOPS, const_int, dim_bound, find_func, line_of, measure, owner_op, walk_ops
-from schedgen.mlir_env import new_context, parse_file
-from schedgen.normalize import normalize
-from schedgen.payload import Payload, TileableOp, generalize, is_tileable, iteration_domain, load_payload
+from schedgen.ir.apply import (
+    ENTRY,
+    TILE_STAGE,
+    ScheduleInfo,
+    apply_parsed,
+    schedule_info,
+)
+from schedgen.ir.context import new_context, parse_file
+from schedgen.ir.isolated import apply_isolated
+from schedgen.ir.load import generalize, iteration_domain, load_payload
+from schedgen.ir.normalize import normalize
+from schedgen.ir.tags import NEST, ORIGIN, TAG, stamp_tags
+from schedgen.model.payload import Payload, TileableOp, is_tileable
 
-ORIGIN = "schedgen.origin"
-NEST = "schedgen.nest"  # the plan's nest id, stamped by generated schedules on each nest's root
-TAG = "schedgen.id"  # the model's index of a payload op, stamped on load (copies keep it)
 # Transform ops whose results hold new loops (and the ops tiled into them).
 _CREATORS = ("transform.structured.tile_using_forall", "transform.structured.tile_using_for",
              "transform.structured.fuse", "transform.structured.tile_reduction_using_for",
              "transform.structured.tile_reduction_using_forall", "transform.structured.fuse_into_containing_op",
              "transform.xtc.fuse_consumer")
+
+
+
 # ... of which these rebuild the loop handed in as operand 1 (result 1).
 _PASS_LOOP = ("transform.structured.fuse_into_containing_op", "transform.xtc.fuse_consumer")
+
 
 
 class LoopInfo(BaseModel):
@@ -55,6 +73,7 @@ class LoopInfo(BaseModel):
     steps: list[int | None]
     trips: list[int | None]
     schedule_line: int | None  # the transform op that made it
+
 
 
 class OpTile(BaseModel):
@@ -70,6 +89,7 @@ class OpTile(BaseModel):
     def tile_sizes(self) -> list[int | None]:
         """The transform ops' convention: 0 where the dim is whole."""
         return [0 if t == d else b for t, b, d in zip(self.tile, self.tile_bound, self.domain)]
+
 
 
 class NestReport(BaseModel):
@@ -92,6 +112,7 @@ class NestReport(BaseModel):
         return self.footprint_bytes is not None and self.footprint_bytes <= self.budget_bytes
 
 
+
 class UntiledReport(BaseModel):
     label: str
     payload_line: int
@@ -105,11 +126,13 @@ class UntiledReport(BaseModel):
         return self.footprint_bytes is not None and self.footprint_bytes <= self.budget_bytes
 
 
+
 class Recomputed(BaseModel):
     label: str
     payload_line: int
     times: float  # iterations done / iterations in its domain
     where: list[str]  # "nest 1 (sched.mlir:40)" or "outside any loop", per copy
+
 
 
 class CheckReport(BaseModel):
@@ -141,13 +164,11 @@ class CheckReport(BaseModel):
         return not self.violations
 
 
-# --------------------------------------------------------------------------
-# Provenance
-
 
 def _is_op_handle(t: ir.Type) -> bool:
     text = str(t)
     return text.startswith(("!transform.any_op", "!transform.op<"))
+
 
 
 def instrument(schedule: ir.Module) -> None:
@@ -173,16 +194,15 @@ def instrument(schedule: ir.Module) -> None:
                 after = transform.AnnotateOp(res, ORIGIN, param=param.result).operation
 
 
+
 def _int_attr(op: ir.Operation, name: str) -> int | None:
     return ir.IntegerAttr(op.attributes[name]).value if name in op.attributes else None
+
 
 
 def _origin(op: ir.Operation) -> int | None:
     return _int_attr(op, ORIGIN)
 
-
-# --------------------------------------------------------------------------
-# Reading the transformed function
 
 
 def _trips(lb: int | None, ub: int | None, step: int | None) -> int | None:
@@ -191,8 +211,10 @@ def _trips(lb: int | None, ub: int | None, step: int | None) -> int | None:
     return max(0, -(-(ub - lb) // step))
 
 
+
 def _static(values: list[int]) -> list[int | None]:
     return [None if ir.ShapedType.is_dynamic_size(v) else v for v in values]
+
 
 
 def loop_info(loop: ir.Operation) -> LoopInfo:
@@ -206,6 +228,7 @@ def loop_info(loop: ir.Operation) -> LoopInfo:
                     schedule_line=_origin(loop))
 
 
+
 def _enclosing_loops(op: ir.Operation) -> list[ir.Operation]:
     loops = []
     p = op.parent
@@ -214,6 +237,7 @@ def _enclosing_loops(op: ir.Operation) -> list[ir.Operation]:
             loops.append(p)
         p = p.parent
     return loops
+
 
 
 def _payload_op(model: Payload, op: ir.Operation, by_loc: dict[tuple[int, int], TileableOp]) -> TileableOp | None:
@@ -227,18 +251,6 @@ def _payload_op(model: Payload, op: ir.Operation, by_loc: dict[tuple[int, int], 
     return by_loc.get(loc) if loc else None
 
 
-def stamp_tags(module: ir.Module, model: Payload) -> None:
-    """Tag each tileable op of `model`'s function (in `module`, normalized as
-    the model was) with its model index, `schedgen.id`."""
-    func = find_func(module, model.func_name)
-    i64 = ir.IntegerType.get_signless(64)
-    ops = [op.operation for op in func.regions[0].blocks[0].operations if is_tileable(op.operation.name)]
-    if len(ops) != len(model.ops):  # the model was built from this very IR: a mismatch is a bug
-        raise SchedgenError(model.path, f"internal: {len(ops)} tileable ops after loading, the model has "
-                            f"{len(model.ops)}")
-    for k, op in enumerate(ops):
-        op.attributes[TAG] = ir.IntegerAttr.get(i64, k)
-
 
 def _file_loc(op: ir.Operation) -> tuple[int, int] | None:
     loc = op.location
@@ -251,11 +263,10 @@ def _file_loc(op: ir.Operation) -> tuple[int, int] | None:
     return None
 
 
+
 def _tileable_ops(func: ir.OpView) -> list[ir.Operation]:
     return [o for o in walk_ops(func.operation) if is_tileable(o.name)]
 
-
-# --------------------------------------------------------------------------
 
 
 def check(payload_path: Path | str, schedule_path: Path | str, func: str | None = None,
@@ -264,6 +275,7 @@ def check(payload_path: Path | str, schedule_path: Path | str, func: str | None 
     stand after the tiling stage, for a CPU schedule); SchedgenError when
     the schedule does not apply."""
     return inspect(load_payload(payload_path, func), schedule_path, memory, footprint)[0]
+
 
 
 def inspect(model: Payload, schedule_path: Path | str, memory: int | None = None,
@@ -291,6 +303,7 @@ def inspect(model: Payload, schedule_path: Path | str, memory: int | None = None
         return report, whole
 
 
+
 def budget_for(schedule: Path, memory: int | None, info: ScheduleInfo) -> int:
     if memory is not None:
         return memory
@@ -298,6 +311,7 @@ def budget_for(schedule: Path, memory: int | None, info: ScheduleInfo) -> int:
         raise SchedgenError(str(schedule), "schedule does not say its memory budget "
                             "(schedgen.memory_bytes); pass --memory or --target")
     return info.memory_bytes
+
 
 
 def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, mode: str, payload: str,
@@ -369,6 +383,7 @@ def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, 
     return report
 
 
+
 def _bounds(generic: ir.Operation, tile: list[int | None]) -> list[int | None]:
     """`tile` with each dynamic dim bounded through an operand indexed by it
     (the affine.min that sizes a partial tile's slice)."""
@@ -383,6 +398,7 @@ def _bounds(generic: ir.Operation, tile: list[int | None]) -> list[int | None]:
     return out
 
 
+
 def _top_level(op: ir.Operation) -> ir.Operation:
     """The op of the function body that holds `op`."""
     while op.parent is not None and op.parent.name != "func.func":
@@ -390,9 +406,11 @@ def _top_level(op: ir.Operation) -> ir.Operation:
     return op
 
 
+
 def _nest_name(n: NestReport, schedule: str) -> str:
     made = f"{schedule}:{n.schedule_line}" if n.schedule_line else "a loop no schedule step made"
     return f"nest {n.id} ({n.loop} made at {made})"
+
 
 
 def _violations(r: CheckReport) -> list[str]:
@@ -413,6 +431,7 @@ def _violations(r: CheckReport) -> list[str]:
         out.append(f"{c.label} ({r.payload}:{c.payload_line}) is computed {c.times:g} times over: "
                    + ", ".join(c.where))
     return out
+
 
 
 def format_check(r: CheckReport) -> str:
@@ -450,3 +469,4 @@ def format_check(r: CheckReport) -> str:
         lines.append(f"violation: {v}")
     lines.append("verdict: " + ("PASS" if r.ok else f"FAIL ({len(r.violations)} violation(s))"))
     return "\n".join(lines)
+

@@ -22,7 +22,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects.transform import interpreter
 
-from schedgen.template_env import environment
+from schedgen.emit.template_env import environment
 
 TEMPLATE = "normalize.mlir.j2"
 AGGREGATES = ("linalg.softmax",)

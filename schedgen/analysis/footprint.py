@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import prod
 
-from schedgen.payload import Operand, Payload, TileableOp
+from schedgen.model.payload import Operand, Payload, TileableOp
 
 # A loop that moves a tile: ("d", root dim) for the forall loops, or
 # ("r", op index, dim) for a sequential reduction loop of one op.

@@ -29,12 +29,12 @@ from __future__ import annotations
 
 from math import prod
 
-from schedgen.cpu import CpuInfo
-from schedgen.footprint import nest_tiles
-from schedgen.graph import users
-from schedgen.payload import Operand, Payload, TileableOp, ValueRef
-from schedgen.plan import InnerTiling, LoopNest, Plan, RegisterKernel
-from schedgen.tile_search import divisors
+from schedgen.analysis.footprint import nest_tiles
+from schedgen.analysis.graph import users
+from schedgen.analysis.tile_search import divisors
+from schedgen.model.cpu import CpuInfo
+from schedgen.model.payload import Operand, Payload, TileableOp, ValueRef
+from schedgen.model.plan import InnerTiling, LoopNest, Plan, RegisterKernel
 
 # Row tiles that must reuse a register kernel's packed panel for its copy to pay off.
 MIN_PANEL_REUSE = 8
@@ -250,7 +250,7 @@ _OTHER_GFLOPS = 5.0
 
 def parallel_nests(payload: Payload, plan: Plan, cpu: CpuInfo) -> list[int]:
     """Ids of the scf.forall nests worth running on several cores."""
-    from schedgen.bench import op_flops  # flops from the bodies (bench imports the executor)
+    from schedgen.analysis.flops import op_flops
 
     contraction_gflops = 0.6 * (cpu.peak_gflops or 100.0)
     chosen = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from schedgen.payload import Payload, TileableOp, Use
+from schedgen.model.payload import Payload, TileableOp, Use
 
 
 def producers(payload: Payload, op: TileableOp) -> list[TileableOp]:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from schedgen.payload import Payload, TileableOp
+from schedgen.model.payload import Payload, TileableOp
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ LLVM turns `math.exp` on a vector into one `expf` call per element (the JIT
 has no vector math library), which made softmax 4x slower than without the
 exponential. MLIR's own polynomial approximations are only reachable from a
 test pass, and the transform dialect has no pattern set for them, so the
-lowering (`schedgen.execute`) rewrites each f32 `math.exp` -- scalar or any
+lowering (`schedgen.run.execute`) rewrites each f32 `math.exp` -- scalar or any
 vector shape -- with the classic range reduction (Cody-Waite):
 
     n = floor(x * log2(e) + 1/2)        x clamped to [-87.3, 88.4]

@@ -2,7 +2,7 @@
 hand-edited `tile_sizes [0, 0]`, a reduction tiled through a `(d0, 0)`
 map) ends in a one-line error instead of taking schedgen down with it.
 
-The child (`python -m schedgen.isolated --serve`, kept running between
+The child (`python -m schedgen.ir.isolated --serve`, kept running between
 requests) writes the transformed payload to OUT_DIR/out.mlir, or the
 user-facing error to OUT_DIR/error.json. The parent runs it before it
 applies the same schedule in process (where it needs the module itself):
@@ -25,12 +25,12 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from schedgen.errors import SchedgenError
-from schedgen.execute import describe_death
+from schedgen.run.execute import describe_death
 
 if TYPE_CHECKING:
-    from schedgen.plan import Plan
+    from schedgen.model.plan import Plan
 
-ENTRY = "__transform_main"  # as schedgen.apply (which this module must not import: it loads MLIR)
+ENTRY = "__transform_main"  # as schedgen.ir.apply (which this module must not import: it loads MLIR)
 
 
 class _Worker:
@@ -50,7 +50,7 @@ class _Worker:
         root = str(Path(__file__).resolve().parent.parent)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
         self.stderr = tempfile.TemporaryFile(mode="w+", errors="replace")
-        self.proc = subprocess.Popen([sys.executable, "-m", "schedgen.isolated", "--serve"], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen([sys.executable, "-m", "schedgen.ir.isolated", "--serve"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.stderr, text=True, env=env)
         self.owner = os.getpid()
         return self.proc
@@ -145,7 +145,7 @@ def _line_number(where: str, path: str) -> int | None:
 
 
 def _child(payload: str, schedule: str, entry: str, out_dir: str) -> int:
-    from schedgen.apply import transform_payload
+    from schedgen.ir.apply import transform_payload
 
     try:
         module = transform_payload(payload, schedule, entry)
@@ -172,5 +172,5 @@ def _serve() -> int:
 if __name__ == "__main__":
     if sys.argv[1:] == ["--serve"]:
         sys.exit(_serve())
-    print("usage: python -m schedgen.isolated --serve (internal: the worker of apply_isolated)", file=sys.stderr)
+    print("usage: python -m schedgen.ir.isolated --serve (internal: the worker of apply_isolated)", file=sys.stderr)
     sys.exit(2)

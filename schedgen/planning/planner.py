@@ -16,9 +16,14 @@ import heapq
 from collections.abc import Callable
 from math import prod
 
-from schedgen.axis_groups import AxisGroups, AxisMap, MergeError, NestAxes, nest_groups
-from schedgen.errors import SchedgenError
-from schedgen.footprint import (
+from schedgen.analysis.axis_groups import (
+    AxisGroups,
+    AxisMap,
+    MergeError,
+    NestAxes,
+    nest_groups,
+)
+from schedgen.analysis.footprint import (
     Footprint,
     NestShape,
     TiledNest,
@@ -28,10 +33,12 @@ from schedgen.footprint import (
     two_level_footprint,
     untiled_footprint,
 )
-from schedgen.fuse_groups import FuseGroup, find_groups
-from schedgen.graph import describe_use, outside_users, producers, users
-from schedgen.payload import NON_STRUCTURED_TILEABLE, Payload, TileableOp
-from schedgen.plan import (
+from schedgen.analysis.fuse_groups import FuseGroup, find_groups
+from schedgen.analysis.graph import describe_use, outside_users, producers, users
+from schedgen.analysis.tile_search import SearchDim, Sizes, fit_tiles, keeps_order
+from schedgen.errors import SchedgenError
+from schedgen.model.payload import NON_STRUCTURED_TILEABLE, Payload, TileableOp
+from schedgen.model.plan import (
     FootprintItem,
     FuseMode,
     GroupInfo,
@@ -42,9 +49,8 @@ from schedgen.plan import (
     ReductionTiling,
     UntiledOp,
 )
-from schedgen.precise import PreciseChecker
-from schedgen.target import Target
-from schedgen.tile_search import SearchDim, Sizes, fit_tiles, keeps_order
+from schedgen.model.target import Target
+from schedgen.planning.precise import PreciseChecker
 
 
 def op_ref(op: TileableOp) -> OpRef:
@@ -161,7 +167,7 @@ class _Nest:
 def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCERS,
          footprint_mode: str = "analytic", strict_groups: bool = False) -> Plan:
     """`footprint_mode` "precise" checks tile sizes by simulating the loop
-    body (schedgen.precise) after the analytic search found a start.
+    body (schedgen.planning.precise) after the analytic search found a start.
     `strict_groups`: refuse a fuse group that cannot share one nest (for back
     ends that need whole groups) instead of splitting it with a note."""
     checker = PreciseChecker(payload, target) if footprint_mode == "precise" else None
@@ -255,7 +261,10 @@ def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
                   ops=[op_ref(o) for o in payload.ops], nests=nests, untiled=untiled, footprint_mode=footprint_mode,
                   precise_checks=checker.checks if checker else 0, groups=infos, normalize=list(payload.normalize))
     if target.cpu is not None:
-        from schedgen.cpu_tiles import cpu_levels, parallel_nests  # imports plan models: kept out of the import cycle
+        from schedgen.planning.cpu_levels import (  # imports plan models: kept out of the import cycle
+            cpu_levels,
+            parallel_nests,
+        )
 
         result.kernels, result.inner = cpu_levels(payload, result, target.cpu)
         result.parallel_nests = parallel_nests(payload, result, target.cpu)

@@ -10,30 +10,10 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from schedgen.execute import random_inputs, read_inputs, time_function
-from schedgen.payload import Payload, TileableOp, load_payload
+from schedgen.analysis.flops import payload_flops
+from schedgen.ir.load import load_payload
 from schedgen.progress import progress
-
-# Arithmetic per body op (an FMA is two); everything else in a body (casts,
-# compares, selects, yields) counts nothing.
-_OPS: dict[str, int] = {
-    **{f"arith.{k}": 1 for k in ("addf", "subf", "mulf", "divf", "maximumf", "minimumf", "maxnumf", "minnumf",
-                                 "negf", "addi", "subi", "muli", "divsi", "divui", "maxsi", "minsi")},
-    "math.fma": 2, "math.exp": 1, "math.log": 1, "math.sqrt": 1, "math.rsqrt": 1, "math.tanh": 1,
-    "math.powf": 1, "math.erf": 1, "llvm.intr.maxnum": 1,
-}
-
-
-def op_flops(op: TileableOp) -> int:
-    per_point = sum(_OPS.get(name, 0) for name in op.body_ops)
-    points = 1
-    for n in op.domain:
-        points *= n
-    return per_point * points
-
-
-def payload_flops(payload: Payload) -> int:
-    return sum(op_flops(op) for op in payload.ops)
+from schedgen.run.execute import random_inputs, read_inputs, time_function
 
 
 class BenchResult(BaseModel):
@@ -52,10 +32,10 @@ def bench(payload_path: Path | str, schedule_path: Path | str | None = None, thr
           repeats: int = 5, warmup: int = 1, peak_per_core: float | None = None, func: str | None = None,
           timeout: float = 1800, min_seconds: float = 0.2, inputs_path: Path | str | None = None) -> BenchResult:
     """`inputs_path`: an .npz of inputs (in_0, ...) instead of seeded random ones."""
-    from schedgen.apply import apply_schedule
+    from schedgen.ir.apply import apply_schedule
 
     payload_path = Path(payload_path)
-    # The runs are timed in a child process (schedgen.execute): the bar shows the phase, not each run.
+    # The runs are timed in a child process (schedgen.run.execute): the bar shows the phase, not each run.
     phases = "{desc}: step {n_fmt}/{total_fmt} [{elapsed}]{postfix}"
     with progress(f"bench {payload_path.name}", total=2, bar_format=phases) as bar:
         bar.status("applying the schedule" if schedule_path else "loading")
@@ -84,3 +64,4 @@ def format_bench(r: BenchResult) -> str:
         if r.percent_of_peak is not None else ""
     return (f"bench {r.payload} ({what}), {r.threads} thread(s), {len(r.times_s)} runs after warm-up\n"
             f"  median {r.median_s * 1e3:.2f} ms, {r.flops / 1e9:.3f} GFLOP -> {r.gflops:.1f} GFLOP/s{peak}")
+

@@ -11,7 +11,7 @@ from mlir import ir
 from mlir.dialects.transform import interpreter
 
 from schedgen.errors import SchedgenError
-from schedgen.mlir_env import first_location, new_context, one_line, parse_file
+from schedgen.ir.context import first_location, new_context, one_line, parse_file
 
 ENTRY = "__transform_main"
 # CPU schedules: the memory-fit loop nests alone (footprints are measured after it).

@@ -1,7 +1,5 @@
-"""Payload model: the tileable ops of one function, read with the MLIR bindings.
-
-Everything the planner needs is copied out of the IR into plain dataclasses,
-so the analyses never touch MLIR objects (and never regex IR text).
+"""Load a payload: parse it, normalize it, and read the tileable ops of one
+function with the MLIR bindings into schedgen.model.payload's dataclasses.
 Named linalg ops are generalized on a clone of the module to read their
 indexing maps and iterator kinds; the clone keeps op order, so ops pair up
 by position.
@@ -9,146 +7,40 @@ by position.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import prod
 from pathlib import Path
-from typing import Literal
 
 from mlir import ir
 from mlir.dialects.transform import interpreter
 
 from schedgen.errors import SchedgenError
-from schedgen.mlir_env import new_context, parse_file
-from schedgen.normalize import needed_steps, normalize
+from schedgen.ir.context import new_context, parse_file
+from schedgen.ir.normalize import needed_steps, normalize
+from schedgen.model.payload import (
+    Linear,
+    Operand,
+    OtherOp,
+    Payload,
+    Result,
+    TileableOp,
+    Use,
+    ValueRef,
+    is_tileable,
+)
 
 # Largest tensor accepted: beyond any memory a payload could run in.
 MAX_TENSOR_BYTES = 1 << 40
+
+
+
 # Non-tileable ops that make a tensor without computing it (views, constants,
-# empties). tensor.insert_slice (what a concat becomes, schedgen.normalize) places
+# empties). tensor.insert_slice (what a concat becomes, schedgen.ir.normalize) places
 # a tensor into a bigger one in main memory: bufferization writes the inserted
 # value's producer straight into its slice, so it holds nothing in local memory.
 _NO_COMPUTE = ("tensor.empty", "arith.constant", "tensor.expand_shape", "tensor.collapse_shape", "tensor.cast",
                "tensor.reshape", "tensor.bitcast", "tensor.extract_slice", "tensor.insert_slice",
                "bufferization.to_tensor", "ml_program.global_load_const")
-# Body ops whose effects keep an op alive without users (DCE leaves it).
-SIDE_EFFECTS = ("cf.assert", "vector.print", "memref.store", "func.call")
-# Ops that implement TilingInterface without being linalg structured ops.
-NON_STRUCTURED_TILEABLE = ("tensor.pad", "linalg.pack", "linalg.unpack")
-# linalg ops that are not structured (they survive generalization unchanged).
-_LINALG_NOT_TILEABLE = ("linalg.yield", "linalg.index", "linalg.softmax", "linalg.winograd_filter_transform",
-                        "linalg.winograd_input_transform", "linalg.winograd_output_transform")
 
-
-@dataclass(frozen=True)
-class ValueRef:
-    """Where a value comes from: a function argument, a tileable op's result,
-    or the result of another (not tileable) op of the function body."""
-
-    kind: Literal["arg", "op", "other"]
-    index: int
-    result: int = 0
-
-    def label(self) -> str:
-        if self.kind == "arg":
-            return f"%arg{self.index}"
-        if self.kind == "op":
-            return f"op{self.index}" + (f"#{self.result}" if self.result else "")
-        return f"other{self.index}"
-
-
-@dataclass(frozen=True)
-class Use:
-    """One user of a value: a tileable op, the function's return, or another op."""
-
-    kind: Literal["op", "return", "other"]
-    index: int
-
-
-@dataclass(frozen=True)
-class Linear:
-    """An affine expression that is sum(coeff * d_i) + const (conv windows,
-    strides, plain dims). Non-linear expressions (mod, floordiv) are None."""
-
-    coeffs: tuple[tuple[int, int], ...]
-    const: int
-
-    def as_dim(self) -> int | None:
-        return self.coeffs[0][0] if len(self.coeffs) == 1 and self.coeffs[0][1] == 1 and self.const == 0 else None
-
-
-@dataclass(frozen=True)
-class Operand:
-    value: ValueRef
-    shape: tuple[int, ...]
-    element_type: str
-    element_bytes: int
-    is_init: bool
-    indexing_map: str | None  # printed affine map; None for pad/pack/unpack
-    exprs: tuple[Linear | None, ...] | None
-
-
-@dataclass(frozen=True)
-class Result:
-    shape: tuple[int, ...]
-    element_type: str
-    element_bytes: int
-    type_str: str
-    users: tuple[Use, ...]
-
-
-@dataclass(frozen=True)
-class TileableOp:
-    index: int  # position among the function's tileable ops, program order
-    name: str
-    line: int
-    col: int
-    domain: tuple[int, ...]  # static loop ranges of the iteration domain
-    iterators: tuple[str, ...]  # "parallel" / "reduction" per loop dim
-    operands: tuple[Operand, ...]  # tensor operands only (scalars carry no tile)
-    results: tuple[Result, ...]
-    body_ops: tuple[str, ...] = ()  # op names in the (generalized) body, e.g. ("arith.addf", "arith.maximumf")
-
-    @property
-    def label(self) -> str:
-        return f"op{self.index} {self.name}"
-
-    @property
-    def side_effects(self) -> list[str]:
-        """Body ops with side effects (an embedding's `cf.assert` bounds check)."""
-        return sorted({b for b in self.body_ops if b in SIDE_EFFECTS})
-
-    def parallel_dims(self) -> list[int]:
-        return [d for d, k in enumerate(self.iterators) if k == "parallel"]
-
-    def reduction_dims(self) -> list[int]:
-        return [d for d, k in enumerate(self.iterators) if k != "parallel"]
-
-
-@dataclass(frozen=True)
-class OtherOp:
-    """A non-tileable op in the body (tensor.empty, constants, reshapes...)."""
-
-    index: int
-    name: str
-    line: int
-    operands: tuple[ValueRef, ...]
-    computes: bool = False  # makes a tensor by computing it (not a view, a constant or an empty)
-
-
-@dataclass(frozen=True)
-class Payload:
-    path: str
-    func_name: str
-    func_line: int
-    arg_types: tuple[tuple[tuple[int, ...], str], ...]  # (shape, element type) per argument
-    ops: tuple[TileableOp, ...]
-    others: tuple[OtherOp, ...]
-    returns: tuple[ValueRef, ...]
-    # schedgen.normalize steps the schedule runs first (the model is of the IR after them)
-    normalize: tuple[str, ...] = ()
-
-    def where(self, op: TileableOp) -> str:
-        return f"{self.path}:{op.line}"
 
 
 def element_bytes(t: ir.Type) -> int:
@@ -158,6 +50,7 @@ def element_bytes(t: ir.Type) -> int:
     if width is None:
         raise ValueError(f"unsupported element type {t}")
     return max(1, (width + 7) // 8)
+
 
 
 def _linear(expr: ir.AffineExpr) -> Linear | None:
@@ -188,9 +81,6 @@ def _linear(expr: ir.AffineExpr) -> Linear | None:
     return None
 
 
-def is_tileable(name: str) -> bool:
-    return name in NON_STRUCTURED_TILEABLE or (name.startswith("linalg.") and name not in _LINALG_NOT_TILEABLE)
-
 
 def _public_funcs(module: ir.Module) -> list[ir.OpView]:
     funcs = []
@@ -203,8 +93,10 @@ def _public_funcs(module: ir.Module) -> list[ir.OpView]:
     return funcs
 
 
+
 def _sym_name(op: ir.OpView) -> str:
     return ir.StringAttr(op.attributes["sym_name"]).value
+
 
 
 def select_function(module: ir.Module, path: str, func: str | None) -> ir.OpView:
@@ -224,6 +116,7 @@ def select_function(module: ir.Module, path: str, func: str | None) -> ir.OpView
     return funcs[0]
 
 
+
 def load_payload(path: Path | str, func: str | None = None) -> Payload:
     """Parse `path` and build the payload model of one function."""
     path = Path(path)
@@ -239,6 +132,7 @@ def load_payload(path: Path | str, func: str | None = None) -> Payload:
         return _build(module, generalized, str(path), _sym_name(fn), steps)
 
 
+
 # The transform interpreter rewrites ops in place; a pass pipeline would run
 # the greedy driver, which hoists and folds constants and so shifts positions.
 _GENERALIZE = """module attributes {transform.with_named_sequence} {
@@ -250,10 +144,12 @@ _GENERALIZE = """module attributes {transform.with_named_sequence} {
 }"""
 
 
+
 def generalize(root: ir.Operation) -> None:
     """Every linalg op under `root` as linalg.generic, in place (op order kept)."""
     schedule = ir.Module.parse(_GENERALIZE)
     interpreter.apply_named_sequence(root, schedule.body.operations[0], schedule)
+
 
 
 def _loc(op: ir.Operation) -> tuple[int, int]:
@@ -261,6 +157,7 @@ def _loc(op: ir.Operation) -> tuple[int, int]:
     if loc.is_a_file():
         return loc.start_line, loc.start_col
     return 0, 0
+
 
 
 def _build(module: ir.Module, generalized: ir.Operation, path: str, fn_name: str,
@@ -327,6 +224,7 @@ def _build(module: ir.Module, generalized: ir.Operation, path: str, fn_name: str
                    ops=tuple(ops), others=tuple(others), returns=returns, normalize=steps)
 
 
+
 def _holds_tileable(op: ir.Operation) -> bool:
     found = []
 
@@ -338,6 +236,7 @@ def _holds_tileable(op: ir.Operation) -> bool:
 
     op.walk(visit)
     return bool(found)
+
 
 
 def _refuse_untileable_between(ops: list[TileableOp], others: list[OtherOp], path: str) -> None:
@@ -360,11 +259,13 @@ def _refuse_untileable_between(ops: list[TileableOp], others: list[OtherOp], pat
                                 f"TilingInterface: no schedule can tile it or fuse across it{hint}", op=o.name)
 
 
+
 def _static_shape(t: ir.Type, path: str, line: int, what: str) -> tuple[tuple[int, ...], str]:
     if not isinstance(t, ir.RankedTensorType):
         return ((), str(t))
     _check_shape(ir.RankedTensorType(t), f"{path}:{line}", f"{what} has", None)
     return (tuple(t.shape), str(t.element_type))
+
 
 
 def _check_shape(t: ir.RankedTensorType, where: str, what: str, op: str | None) -> None:
@@ -379,8 +280,10 @@ def _check_shape(t: ir.RankedTensorType, where: str, what: str, op: str | None) 
                             "(1 TiB) a tensor may have here", op=op)
 
 
+
 def _maps(g: ir.Operation) -> list[ir.AffineMap]:
     return [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(g.attributes["indexing_maps"])]
+
 
 
 def iteration_domain(g: ir.Operation) -> tuple[int | None, ...]:
@@ -405,6 +308,7 @@ def iteration_domain(g: ir.Operation) -> tuple[int | None, ...]:
             if d is not None and ranges[d] is None and not ir.ShapedType.is_dynamic_size(shape[k]):
                 ranges[d] = shape[k]
     return tuple(ranges)
+
 
 
 def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int, col: int,
@@ -465,3 +369,4 @@ def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int
         operands.append(Operand(producer[v], s[0], s[1], s[2], is_init, None, exprs))
     return TileableOp(index, o.name, line, col, domain_t, ("parallel",) * len(domain_t),
                       tuple(operands), tuple(results))
+

@@ -7,7 +7,7 @@ from enum import Enum
 
 from pydantic import BaseModel
 
-from schedgen.target import Target
+from schedgen.model.target import Target
 
 
 class FuseMode(str, Enum):
@@ -61,7 +61,7 @@ class LoopNest(BaseModel):
     loop_kind: str  # "scf.forall" (parallel dims), or "scf.for" (producer-driven, see driven)
     driven: str = "consumer"  # "consumer": tile the last op, fuse producers; "producer": also fuse consumers
     levels: int = 1  # 2: each op's r-axis dims tiled by its own scf.for inside the forall (two-level nest)
-    axis_groups: str = ""  # merged (x)(y)(r) groups over the root's axes z0, z1, ... (schedgen.axis_groups)
+    axis_groups: str = ""  # merged (x)(y)(r) groups over the root's axes z0, z1, ... (schedgen.analysis.axis_groups)
     dims_order: list[int]  # root dims in tiling order: parallel, outermost first
     tile_sizes: list[int]  # per root dim, 0 = not tiled (the transform ops' convention)
     producers: list[OpRef]  # fused by fuse_into_containing_op, in this order
@@ -135,7 +135,7 @@ class UntiledOp(BaseModel):
 
 
 class GroupInfo(BaseModel):
-    """A fuse group (schedgen.fuse_groups) and the nests its ops landed in
+    """A fuse group (schedgen.analysis.fuse_groups) and the nests its ops landed in
     (one when tiled, none when it fits untiled)."""
 
     id: int
@@ -160,11 +160,11 @@ class Plan(BaseModel):
     precise_checks: int = 0  # simulations run (precise mode)
     groups: list[GroupInfo] = []
     # CPU targets: scf.for tiling (L1, registers) of every op the schedule
-    # holds a handle to, inside its nest (schedgen.cpu_tiles).
+    # holds a handle to, inside its nest (schedgen.planning.cpu_levels).
     inner: list[InnerTiling] = []
     kernels: list[RegisterKernel] = []  # contractions at register level; their ops are not in `inner`
     parallel_nests: list[int] = []  # ids of the nests whose scf.forall runs on all cores (scf.parallel)
-    normalize: list[str] = []  # schedgen.normalize steps the schedule runs before it matches ops
+    normalize: list[str] = []  # schedgen.ir.normalize steps the schedule runs before it matches ops
 
 
 def format_table(plan: Plan) -> str:

@@ -1,0 +1,148 @@
+"""Payload model: the tileable ops of one function as plain dataclasses
+(schedgen.ir.load fills them from the IR), so the analyses never touch MLIR
+objects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+# Body ops whose effects keep an op alive without users (DCE leaves it).
+SIDE_EFFECTS = ("cf.assert", "vector.print", "memref.store", "func.call")
+
+
+
+# Ops that implement TilingInterface without being linalg structured ops.
+NON_STRUCTURED_TILEABLE = ("tensor.pad", "linalg.pack", "linalg.unpack")
+
+
+
+# linalg ops that are not structured (they survive generalization unchanged).
+_LINALG_NOT_TILEABLE = ("linalg.yield", "linalg.index", "linalg.softmax", "linalg.winograd_filter_transform",
+                        "linalg.winograd_input_transform", "linalg.winograd_output_transform")
+
+
+
+@dataclass(frozen=True)
+class ValueRef:
+    """Where a value comes from: a function argument, a tileable op's result,
+    or the result of another (not tileable) op of the function body."""
+
+    kind: Literal["arg", "op", "other"]
+    index: int
+    result: int = 0
+
+    def label(self) -> str:
+        if self.kind == "arg":
+            return f"%arg{self.index}"
+        if self.kind == "op":
+            return f"op{self.index}" + (f"#{self.result}" if self.result else "")
+        return f"other{self.index}"
+
+
+
+@dataclass(frozen=True)
+class Use:
+    """One user of a value: a tileable op, the function's return, or another op."""
+
+    kind: Literal["op", "return", "other"]
+    index: int
+
+
+
+@dataclass(frozen=True)
+class Linear:
+    """An affine expression that is sum(coeff * d_i) + const (conv windows,
+    strides, plain dims). Non-linear expressions (mod, floordiv) are None."""
+
+    coeffs: tuple[tuple[int, int], ...]
+    const: int
+
+    def as_dim(self) -> int | None:
+        return self.coeffs[0][0] if len(self.coeffs) == 1 and self.coeffs[0][1] == 1 and self.const == 0 else None
+
+
+
+@dataclass(frozen=True)
+class Operand:
+    value: ValueRef
+    shape: tuple[int, ...]
+    element_type: str
+    element_bytes: int
+    is_init: bool
+    indexing_map: str | None  # printed affine map; None for pad/pack/unpack
+    exprs: tuple[Linear | None, ...] | None
+
+
+
+@dataclass(frozen=True)
+class Result:
+    shape: tuple[int, ...]
+    element_type: str
+    element_bytes: int
+    type_str: str
+    users: tuple[Use, ...]
+
+
+
+@dataclass(frozen=True)
+class TileableOp:
+    index: int  # position among the function's tileable ops, program order
+    name: str
+    line: int
+    col: int
+    domain: tuple[int, ...]  # static loop ranges of the iteration domain
+    iterators: tuple[str, ...]  # "parallel" / "reduction" per loop dim
+    operands: tuple[Operand, ...]  # tensor operands only (scalars carry no tile)
+    results: tuple[Result, ...]
+    body_ops: tuple[str, ...] = ()  # op names in the (generalized) body, e.g. ("arith.addf", "arith.maximumf")
+
+    @property
+    def label(self) -> str:
+        return f"op{self.index} {self.name}"
+
+    @property
+    def side_effects(self) -> list[str]:
+        """Body ops with side effects (an embedding's `cf.assert` bounds check)."""
+        return sorted({b for b in self.body_ops if b in SIDE_EFFECTS})
+
+    def parallel_dims(self) -> list[int]:
+        return [d for d, k in enumerate(self.iterators) if k == "parallel"]
+
+    def reduction_dims(self) -> list[int]:
+        return [d for d, k in enumerate(self.iterators) if k != "parallel"]
+
+
+
+@dataclass(frozen=True)
+class OtherOp:
+    """A non-tileable op in the body (tensor.empty, constants, reshapes...)."""
+
+    index: int
+    name: str
+    line: int
+    operands: tuple[ValueRef, ...]
+    computes: bool = False  # makes a tensor by computing it (not a view, a constant or an empty)
+
+
+
+@dataclass(frozen=True)
+class Payload:
+    path: str
+    func_name: str
+    func_line: int
+    arg_types: tuple[tuple[tuple[int, ...], str], ...]  # (shape, element type) per argument
+    ops: tuple[TileableOp, ...]
+    others: tuple[OtherOp, ...]
+    returns: tuple[ValueRef, ...]
+    # schedgen.ir.normalize steps the schedule runs first (the model is of the IR after them)
+    normalize: tuple[str, ...] = ()
+
+    def where(self, op: TileableOp) -> str:
+        return f"{self.path}:{op.line}"
+
+
+
+def is_tileable(name: str) -> bool:
+    return name in NON_STRUCTURED_TILEABLE or (name.startswith("linalg.") and name not in _LINALG_NOT_TILEABLE)
+
