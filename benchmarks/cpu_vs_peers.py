@@ -31,12 +31,14 @@ from schedgen.analysis.flops import payload_flops  # noqa: E402
 from schedgen.emit.schedule import render  # noqa: E402
 from schedgen.ir.apply import apply_schedule  # noqa: E402
 from schedgen.ir.load import load_payload  # noqa: E402
+from schedgen.model.cpu import write_peak
 from schedgen.model.target import host_target  # noqa: E402
 from schedgen.planning.planner import plan  # noqa: E402
 from schedgen.progress import progress  # noqa: E402
+from schedgen.run.arrays import random_inputs
 from schedgen.run.bench import bench  # noqa: E402
-from schedgen.run.execute import random_inputs, time_function  # noqa: E402
-from schedgen.run.peak import measure_peak, write_peak  # noqa: E402
+from schedgen.run.execute import time_function
+from schedgen.run.peak import measure_peak
 
 KERNELS = ["matmul_bias_relu", "conv_bias_relu", "mlp", "softmax", "layernorm"]
 

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from schedgen.cli import main as schedgen
+from schedgen.emit.schedule import tiling_script
 from schedgen.ir.load import load_payload
 from schedgen.model.target import PRESETS, Target
 from schedgen.planning.planner import candidate_nest, plan
@@ -35,7 +36,7 @@ def time_check(path: Path, sizes: tuple[int, int], repeats: int = 7) -> tuple[fl
     nest = candidate_nest(model, target, 2, {0, 1, 2}, sizes)
     times, peak = [], 0
     for _ in range(repeats):
-        checker = PreciseChecker(model, target)  # fresh: no cache
+        checker = PreciseChecker(model, target, tiling_script)  # fresh: no cache
         t0 = time.perf_counter()
         peak = checker.check(nest).peak
         times.append(time.perf_counter() - t0)
@@ -64,7 +65,7 @@ def main() -> None:
                 if schedgen(["generate", str(payload), "--footprint", mode, "-o", str(out)]) != 0:
                     raise SystemExit(f"generate failed on {payload}")
                 walls[mode] = time.perf_counter() - t0
-            p = plan(load_payload(payload), PRESETS["npu-256k"], footprint_mode="precise")
+            p = plan(load_payload(payload), PRESETS["npu-256k"], footprint_mode="precise", tiling=tiling_script)
             print(f"{payload.name:<24} {walls['analytic']:>10.3f} {walls['precise']:>10.3f} "
                   f"{p.precise_checks:>12} {len(p.nests):>6}")
 

@@ -158,13 +158,15 @@ def write_output(path: Path | None, text: str, inputs: list[Path]) -> None:
 
 def _plan(args: argparse.Namespace) -> tuple[Plan, Payload]:
     # Imported here so `schedgen --help` does not load MLIR.
-    from schedgen.ir.load import load_payload
+    from schedgen.emit.schedule import tiling_script
+    from schedgen.ir.load import load
     from schedgen.model.target import load_target
     from schedgen.planning.planner import plan
 
     target = load_target(args.target, args.memory)
-    model = load_payload(args.payload, args.func)
-    return plan(model, target, FuseMode(args.fuse_mode), args.footprint, args.strict_groups), model
+    loaded = load(args.payload, args.func)
+    return plan(loaded.model, target, FuseMode(args.fuse_mode), args.footprint, args.strict_groups,
+                tiling=tiling_script, source=loaded), loaded.model
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -193,7 +195,7 @@ def _run(args: argparse.Namespace) -> int:
         print(plan.model_dump_json(indent=2) if args.json else format_table(plan))
         return 0
     if args.verb == "mark":
-        from schedgen.analysis.fuse_groups import mark
+        from schedgen.emit.mark import mark
 
         write_output(args.output, mark(str(args.payload), args.func), [args.payload])
         return 0
@@ -238,7 +240,8 @@ def _budget(args: argparse.Namespace) -> int | None:
 
 
 def _peak(cpu, force: bool = False) -> tuple[float, Path]:
-    from schedgen.run.peak import measure_peak, peak_cache_path, read_peak, write_peak
+    from schedgen.model.cpu import peak_cache_path, read_peak, write_peak
+    from schedgen.run.peak import measure_peak
 
     cached = None if force else read_peak(cpu)
     if cached is not None:
@@ -258,7 +261,7 @@ def _bench(args: argparse.Namespace) -> int:
     if args.min_time < 0:
         raise SchedgenError("--min-time", f"must not be negative, got {args.min_time}")
     peak, _ = _peak(detect_host())
-    schedule = args.schedule
+    schedule, model = args.schedule, None
     with tempfile.TemporaryDirectory(prefix="schedgen-bench-") as tmp:
         if schedule is None and not args.untransformed:
             from schedgen.emit.schedule import render
@@ -271,9 +274,10 @@ def _bench(args: argparse.Namespace) -> int:
                 raise SchedgenError(args.target, "bench generates a CPU schedule: pass a CPU target "
                                     "(cpu-host, cpu-avx512 or a file with a `cpu` table) or --schedule")
             schedule = Path(tmp) / "schedule.mlir"
-            schedule.write_text(render(plan(load_payload(args.payload, args.func), target)))
+            model = load_payload(args.payload, args.func)
+            schedule.write_text(render(plan(model, target)))
         result = bench(args.payload, schedule, args.threads, args.repeats, peak_per_core=peak, func=args.func,
-                       min_seconds=args.min_time, inputs_path=args.inputs)
+                       min_seconds=args.min_time, inputs_path=args.inputs, model=model)
         if args.schedule is None and not args.untransformed:
             result.schedule = f"generated for {args.target}"
     print(result.model_dump_json(indent=2) if args.json else format_bench(result))
@@ -293,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except Exception as exc:  # noqa: BLE001  never a traceback for the user
-        from schedgen.run.execute import ExecutionError
+        from schedgen.errors import ExecutionError
 
         if isinstance(exc, ExecutionError):
             print(f"schedgen: error: {args.payload}: execution failed: {exc}", file=sys.stderr)

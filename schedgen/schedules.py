@@ -8,7 +8,7 @@ what the current planner and templates produce.
 
 from __future__ import annotations
 
-import os
+from dataclasses import replace
 from pathlib import Path
 
 from schedgen.emit.schedule import render
@@ -23,15 +23,10 @@ def expected() -> dict[str, str]:
     """File name under schedules/ -> its text, rendered with repository-
     relative payload paths so the text does not depend on the checkout."""
     out: dict[str, str] = {}
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        for payload in sorted(Path("payloads").glob("*.mlir")):
-            model = load_payload(payload)
-            for name, target in {**PRESETS, **CPU_PRESETS}.items():
-                out[f"{payload.stem}.{name}.mlir"] = render(plan(model, target))
-    finally:
-        os.chdir(cwd)
+    for payload in sorted((ROOT / "payloads").glob("*.mlir")):
+        model = replace(load_payload(payload), path=str(payload.relative_to(ROOT)))
+        for name, target in {**PRESETS, **CPU_PRESETS}.items():
+            out[f"{payload.stem}.{name}.mlir"] = render(plan(model, target))
     return out
 
 

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from schedgen.ir.load import load_payload
-from schedgen.run.execute import random_inputs, read_inputs, run_function
+from schedgen.run.arrays import random_inputs, read_inputs
+from schedgen.run.execute import run_function
 
 ROOT = Path(__file__).resolve().parent.parent
 PAYLOADS = sorted((ROOT / "payloads").glob("*.mlir"))

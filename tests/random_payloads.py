@@ -325,8 +325,7 @@ def run_example(example: RandomPayload, directory: Path) -> Outcome:
     pass needs the same numbers bit for bit."""
     from schedgen.check.verify import verify
     from schedgen.cli import main
-    from schedgen.errors import SchedgenError
-    from schedgen.run.execute import ExecutionError
+    from schedgen.errors import ExecutionError, SchedgenError
 
     payload = directory / "payload.mlir"
     schedule = directory / "schedule.mlir"

@@ -67,7 +67,7 @@ def test_transpose_does_not_share_a_contraction_nest():
     for nest in plan(p, PRESETS["npu-256k"]).nests:
         if nest.root.name == "linalg.matmul":
             assert not {o.index for o in nest.ops} & set(transposes)
-            assert any("axis groups do not merge" in n for n in nest.notes)
+            assert any("axis groups do not merge" in n.text for n in nest.notes)
 
 
 def test_no_producer_is_recomputed_along_a_tiled_axis():

@@ -207,3 +207,29 @@ def test_tile_size_that_does_not_divide(tmp_path: Path):
     # A 12x1024, B 1024x32, the fill/matmul tile, the bias and relu's result, 4 bytes each
     assert nest["footprint_bytes"] == 4 * (12 * 1024 + 1024 * 32 + 12 * 32 + 32 + 12 * 32)
     assert run("verify", str(MATMUL), str(edited)).returncode == 0
+
+
+def test_recomputed_ops_that_share_one_location_are_each_named(tmp_path: Path):
+    """A named softmax decomposes into six ops that all carry its one source
+    location. A hand edit that also tiles the rows' columns recomputes the
+    reductions (and what feeds them) per column tile: check names every one
+    by its tag, and excuses none as "rewritten by a canonicalization"."""
+    from schedgen.check.check import check
+    from schedgen.ir.load import load_payload
+
+    payload = ROOT / "tests/data/constructs/named_softmax.mlir"
+    model = load_payload(payload)
+    assert len({(o.line, o.col) for o in model.ops}) == 1 and len(model.ops) == 6
+    schedule = tmp_path / "s.mlir"
+    assert schedgen(["generate", str(payload), "--memory", "65536", "-o", str(schedule)]) == 0
+    text = schedule.read_text()
+    assert "tile_sizes [2, 0]" in text
+    schedule.write_text(text.replace("tile_sizes [2, 0]", "tile_sizes [2, 256]"))
+    report = check(payload, schedule)
+    names = {r.label for r in report.recomputed}
+    # the max and the sum (reductions over the whole row), the exp they read, and their fills
+    assert names == {"op0 linalg.fill", "op1 linalg.generic", "op2 linalg.generic", "op3 linalg.fill",
+                     "op4 linalg.generic"}, names
+    assert all(r.times > 1 for r in report.recomputed)
+    assert not any(n.rewritten for n in report.nests)
+    assert not report.ok

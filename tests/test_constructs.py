@@ -7,43 +7,24 @@ numbers have a closed form they are checked against numpy too."""
 from __future__ import annotations
 
 import math
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
 from conftest import ROOT
+from ir_helpers import placement
 from mlir import ir
 
 from schedgen.check.verify import verify
 from schedgen.cli import main as schedgen
 from schedgen.ir.apply import transform_payload
 from schedgen.ir.load import load_payload
-from schedgen.run.execute import random_inputs, run_function
+from schedgen.run.arrays import random_inputs
+from schedgen.run.execute import run_function
 
 DATA = ROOT / "tests" / "data" / "constructs"
 # npu-256k at a 64 KiB budget so that every construct must be tiled
 TARGETS = {"npu-256k": ["--memory", "65536"], "cpu-l1": [], "cpu-l2": [], "cpu-host": []}
-LOOPS = ("scf.forall", "scf.for", "scf.parallel")
-
-
-def placement(module: ir.Module) -> tuple[Counter, Counter]:
-    """Op names inside loops and outside any loop, walking the module."""
-    inside: Counter = Counter()
-    outside: Counter = Counter()
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        p, looped = op.parent, False
-        while p is not None:
-            if p.name in LOOPS:
-                looped = True
-                break
-            p = p.parent
-        (inside if looped else outside)[op.name] += 1
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    return inside, outside
 
 
 def _generate(payload: Path, target: str, out: Path) -> None:

@@ -12,7 +12,7 @@ from conftest import ROOT
 
 from schedgen.cli import main as schedgen
 from schedgen.ir.load import load_payload
-from schedgen.model.plan import FuseMode, Plan
+from schedgen.model.plan import FuseMode, NoteKind, Plan
 from schedgen.model.target import PRESETS, Target, load_target
 from schedgen.planning.planner import plan
 
@@ -44,7 +44,7 @@ def test_fuse_modes_on_a_chain_without_groups():
         assert [n.root.index for n in p.nests] == [2, 1, 0] and all(not n.producers for n in p.nests)
     # max-size keeps the root's largest tile alone and fuses what still fits.
     assert prod(t or 64 for t in ms.nests[0].tile_sizes) > prod(t or 64 for t in mp.nests[0].tile_sizes)
-    assert any("not fused: does not fit in the root's largest tile" in n for n in ms.nests[0].notes)
+    assert any("not fused: does not fit in the root's largest tile" in n.text for n in ms.nests[0].notes)
     for p in (mp, ms, nf, op):
         assert all(n.footprint_bytes <= small.memory_bytes for n in p.nests)
 
@@ -91,7 +91,7 @@ def test_reduction_dim_tiled_only_when_nothing_else_fits(tmp_path: Path, verifie
     (nest,) = p.nests
     (red,) = nest.reduction_tiling
     assert (red.op, red.dim, red.extent) == (1, 2, 8192) and red.size < 8192
-    assert any("reduction dims tiled" in n for n in nest.notes)
+    assert any(n.kind == NoteKind.REDUCTION_TILED for n in nest.notes)
     schedule = tmp_path / "s.mlir"
     assert schedgen(["generate", str(payload), "--memory", "16384", "-o", str(schedule)]) == 0
     assert "tile_using_for" in schedule.read_text()

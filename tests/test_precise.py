@@ -10,9 +10,10 @@ from conftest import PAYLOADS, ROOT
 
 from schedgen.analysis.placement import Buffer, first_fit
 from schedgen.cli import main as schedgen
+from schedgen.emit.schedule import tiling_script
 from schedgen.ir.load import load_payload
 from schedgen.model.plan import Plan
-from schedgen.model.target import PRESETS, Target
+from schedgen.model.target import CPU_PRESETS, PRESETS, Target
 from schedgen.planning.planner import candidate_nest, plan
 from schedgen.planning.precise import PreciseChecker
 
@@ -23,7 +24,7 @@ CHAIN = ROOT / "tests/data/chain3.mlir"  # add bias -> relu -> scale, 64x64 f32
 def simulate(path: Path, root: int, members: set[int], sizes: tuple[int, ...]):
     model = load_payload(path)
     nest = candidate_nest(model, ROOMY, root, members, sizes)
-    return nest, PreciseChecker(model, ROOMY).check(nest)
+    return nest, PreciseChecker(model, ROOMY, tiling_script).check(nest)
 
 
 def test_single_elementwise_op_writes_in_place():
@@ -72,7 +73,7 @@ def test_loop_reduction_makes_the_cost_independent_of_the_tile_count():
     model = load_payload(CHAIN)
     few = candidate_nest(model, ROOMY, 2, {0, 1, 2}, (32, 32))  # 4 tiles
     many = candidate_nest(model, ROOMY, 2, {0, 1, 2}, (1, 1))  # 4096 tiles
-    checker = PreciseChecker(model, ROOMY)
+    checker = PreciseChecker(model, ROOMY, tiling_script)
     assert checker.check(few).peak == 4 * 32 * 32 + 128
     assert checker.check(many).peak == 64 + 4  # x at 0, the bias element at the next 64-byte slot
     assert checker.checks == 2
@@ -85,7 +86,7 @@ def test_loop_reduction_makes_the_cost_independent_of_the_tile_count():
 def test_precise_never_smaller_tiles_than_analytic(payload: Path, target: str):
     model = load_payload(payload)
     a: Plan = plan(model, PRESETS[target])
-    p: Plan = plan(model, PRESETS[target], footprint_mode="precise")
+    p: Plan = plan(model, PRESETS[target], footprint_mode="precise", tiling=tiling_script)
     assert [n.root.index for n in p.nests] == [n.root.index for n in a.nests]
     for na, np_ in zip(a.nests, p.nests):
         extents = model.ops[na.root.index].domain
@@ -121,3 +122,23 @@ def test_explain_lists_every_buffer(capsys):
     nest = Plan.model_validate_json(capsys.readouterr().out).nests[0]
     assert nest.footprint_mode == "precise"
     assert nest.footprint_bytes == max(b.offset + b.bytes for b in nest.local_buffers)
+
+
+def test_precise_on_a_cpu_target_simulates_the_tiling_stage(tmp_path: Path, verified):
+    """On a CPU target the simulation applies only a nest's tiling (not the
+    CPU levels, vectorization and lowering, which made one explain run for
+    minutes), and the schedule it plans verifies within its figures."""
+    payload = ROOT / "payloads/matmul_bias_relu.mlir"
+    target = CPU_PRESETS["cpu-avx512"]
+    p = plan(load_payload(payload), target, footprint_mode="precise", tiling=tiling_script)
+    assert p.precise_checks > 0 and p.nests and all(n.footprint_mode == "precise" for n in p.nests)
+    script = tiling_script(p)
+    assert "@__transform_main" in script and "schedgen_cpu_levels" not in script and "vectorize" not in script
+    schedule = tmp_path / "s.mlir"
+    assert schedgen(["generate", str(payload), "--target", "cpu-avx512", "--footprint", "precise",
+                     "-o", str(schedule)]) == 0
+    assert "schedgen_lower_cpu" in schedule.read_text()  # the written schedule is the whole CPU pipeline
+    report = verified(payload, schedule)
+    assert report.footprint == "precise" and report.ok, report
+    for n in report.nests:
+        assert n.planned_bytes is not None and n.footprint_bytes <= n.planned_bytes <= report.budget_bytes

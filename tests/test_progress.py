@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from schedgen.emit.schedule import render
+from schedgen.emit.schedule import render, tiling_script
 from schedgen.ir.load import load_payload
 from schedgen.model.plan import FuseMode
 from schedgen.model.target import load_target
@@ -31,7 +31,8 @@ CLI = [sys.executable, "-m", "schedgen.cli"]
 @pytest.fixture(scope="module")
 def expected_schedule() -> str:
     """The precise schedule made without a terminal (pytest captures stderr)."""
-    text = render(plan(load_payload(SOFTMAX), load_target("npu-256k"), FuseMode.MAX_PRODUCERS, "precise"))
+    text = render(plan(load_payload(SOFTMAX), load_target("npu-256k"), FuseMode.MAX_PRODUCERS, "precise",
+                       tiling=tiling_script))
     return text if text.endswith("\n") else text + "\n"
 
 

@@ -107,7 +107,7 @@ def _is_transpose(op: TileableOp) -> bool:
     ins = [o for o in op.operands if not o.is_init]
     init = next((o for o in op.operands if o.is_init), None)
     return len(ins) == 1 and init is not None and ins[0].exprs is not None and init.exprs is not None \
-        and len(ins[0].exprs) == len(init.exprs) and ins[0].indexing_map != init.indexing_map \
+        and len(ins[0].exprs) == len(init.exprs) and ins[0].exprs != init.exprs \
         and all(e is not None and e.as_dim() is not None for e in ins[0].exprs)
 
 

@@ -14,14 +14,12 @@ _OPS: dict[str, int] = {
 }
 
 
-
 def op_flops(op: TileableOp) -> int:
     per_point = sum(_OPS.get(name, 0) for name in op.body_ops)
     points = 1
     for n in op.domain:
         points *= n
     return per_point * points
-
 
 
 def payload_flops(payload: Payload) -> int:

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from math import prod
 
 from schedgen.model.payload import Operand, Payload, TileableOp
+from schedgen.model.plan import LoopNest
 
 # A loop that moves a tile: ("d", root dim) for the forall loops, or
 # ("r", op index, dim) for a sequential reduction loop of one op.
@@ -335,7 +336,6 @@ def untiled_footprint(payload: Payload, op: TileableOp, alignment: int = 1) -> F
     return fp
 
 
-
 def two_level_footprint(payload: Payload, members: frozenset[int], names: dict[int, list[str]],
                         outer: dict[str, int], inner: dict[str, int], alignment: int = 1) -> Footprint | None:
     """Footprint of a two-level nest (seed 004: blocks of the y axes in
@@ -375,3 +375,21 @@ def two_level_footprint(payload: Payload, members: frozenset[int], names: dict[i
         elif fp.total > worst.total:
             worst = fp
     return Footprint(total=once.total + worst.total, items=once.items + worst.items, alignment=alignment)
+
+
+def innermost_tiles(payload: Payload, nest: LoopNest) -> dict[int, list[DimTile]]:
+    """The tile each op of a planned nest iterates over in its innermost loop
+    body: the forall-level tiles, with the plan's sequential (reduction or
+    two-level inner) loop sizes on the dims they tile."""
+    root = payload.ops[nest.root.index]
+    sizes = tuple(s or root.domain[d] for d, s in enumerate(nest.tile_sizes))
+    tiles = nest_tiles(payload, nest.root.index, frozenset(o.index for o in nest.ops), sizes,
+                       tuple(c.index for c in nest.consumers)) or {}
+    out = {}
+    for idx, t in tiles.items():
+        inner = list(t)
+        for r in nest.reduction_tiling:
+            if r.op == idx:
+                inner[r.dim] = DimTile(r.size, t[r.dim].offset)
+        out[idx] = inner
+    return out

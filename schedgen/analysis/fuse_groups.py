@@ -22,13 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
-from mlir import ir
-
-from schedgen.ir.context import new_context, parse_file
-from schedgen.ir.load import load_payload, select_function
-from schedgen.model.payload import Payload, TileableOp, is_tileable
+from schedgen.model.payload import Payload, TileableOp
 
 CONTRACTIONS = ("linalg.matmul", "linalg.batch_matmul", "linalg.matmul_transpose_a", "linalg.matmul_transpose_b",
                 "linalg.batch_matmul_transpose_b", "linalg.contract")
@@ -42,7 +37,10 @@ class FuseGroup:
     members: tuple[int, ...]  # program order, principal included
 
 
-def is_contraction(op: TileableOp) -> bool:
+def is_contraction_family(op: TileableOp) -> bool:
+    """By name: a matmul, convolution or pooling op, the principal of a
+    "contraction" group (schedgen.planning.cpu_levels asks a different
+    question, whether a body multiplies and accumulates)."""
     return op.name in CONTRACTIONS or op.name.startswith(("linalg.conv_", "linalg.depthwise_conv",
                                                           "linalg.pooling_"))
 
@@ -94,7 +92,7 @@ def _inits(payload: Payload, ops: Iterable[int]) -> set[int]:
 
 
 def _contraction(payload: Payload, op: TileableOp) -> set[int] | None:
-    if not is_contraction(op):
+    if not is_contraction_family(op):
         return None
     members = {op.index}
     init = _init_producer(payload, op)
@@ -235,27 +233,3 @@ def find_groups(payload: Payload) -> list[FuseGroup]:
                 seen.add(key)
                 groups.append(FuseGroup(len(groups), name, op.index, key[1]))
     return groups
-
-
-def mark(path: str, func: str | None = None) -> str:
-    """The payload with its fuse groups marked, as text: array attribute
-    `schedgen.fuse_groups` (group ids) on every member, `schedgen.fuse_group_id`
-    on each principal (an array when it starts several groups)."""
-    payload = load_payload(path, func)
-    groups = find_groups(payload)
-    ctx = new_context()
-    module = parse_file(Path(path), ctx, "payload")
-    with ctx:
-        fn = select_function(module, path, payload.func_name)
-        ops = [op.operation for op in fn.regions[0].blocks[0].operations if is_tileable(op.operation.name)]
-        i64 = ir.IntegerType.get_signless(64)
-        for op_index, op in enumerate(ops):
-            ids = [g.id for g in groups if op_index in g.members]
-            if ids:
-                op.attributes["schedgen.fuse_groups"] = ir.ArrayAttr.get([ir.IntegerAttr.get(i64, i) for i in ids])
-            led = [g.id for g in groups if g.principal == op_index]
-            if len(led) == 1:
-                op.attributes["schedgen.fuse_group_id"] = ir.IntegerAttr.get(i64, led[0])
-            elif led:
-                op.attributes["schedgen.fuse_group_id"] = ir.ArrayAttr.get([ir.IntegerAttr.get(i64, i) for i in led])
-        return str(module)

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 
 from mlir import ir
 
+from schedgen.ir.queries import indexing_maps, iterator_kinds
+
 
 @dataclass
 class Buffer:
@@ -22,17 +24,14 @@ class Buffer:
     in_place_of: str | None = None  # written over an input that dies at `start`
 
 
-
 @dataclass
 class Assignment:
     buffers: list[Buffer] = field(default_factory=list)
     peak: int = 0
 
 
-
 def _align(n: int, a: int) -> int:
     return (n + a - 1) // a * a
-
 
 
 def first_fit(buffers: list[Buffer], alignment: int, in_place: dict[int, int] | None = None) -> Assignment:
@@ -67,7 +66,6 @@ def first_fit(buffers: list[Buffer], alignment: int, in_place: dict[int, int] | 
     return Assignment(buffers=buffers, peak=peak)
 
 
-
 def n_inputs(op: ir.Operation) -> int:
     if op.name == "memref.copy":
         return 1
@@ -76,14 +74,11 @@ def n_inputs(op: ir.Operation) -> int:
     return len(op.operands) - 1 if op.name.startswith("linalg.") else len(op.operands)
 
 
-
 def elementwise(op: ir.Operation) -> bool:
     if op.name != "linalg.generic":
         return False
-    iters = [str(a) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
-    if any("parallel" not in a for a in iters):
+    if any(k != "parallel" for k in iterator_kinds(op)):
         return False
-    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
-    return all(m.is_permutation and str(m) == str(maps[-1]) for m in maps
-               if len(m.results) == len(maps[-1].results))
+    maps = indexing_maps(op)
+    return all(m.is_permutation and m == maps[-1] for m in maps if len(m.results) == len(maps[-1].results))
 

@@ -63,7 +63,6 @@ def fit_tiles(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool],
     return sizes
 
 
-
 def keeps_order(tiles: Sequence[tuple[int, int]]) -> bool:
     """Whether tiling an op's reduction dims by (size, extent), outermost
     first, visits the reduction space in the untiled order, so that its sums

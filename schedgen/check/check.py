@@ -32,9 +32,9 @@ from pydantic import BaseModel, computed_field
 
 from schedgen.check.measure import (
     LOOPS,
+    Measurement,
     const_int,
     dim_bound,
-    find_func,
     line_of,
     measure,
     owner_op,
@@ -48,11 +48,12 @@ from schedgen.ir.apply import (
     apply_parsed,
     schedule_info,
 )
-from schedgen.ir.context import new_context, parse_file
+from schedgen.ir.context import parse_file
 from schedgen.ir.isolated import apply_isolated
-from schedgen.ir.load import generalize, iteration_domain, load_payload
-from schedgen.ir.normalize import normalize
-from schedgen.ir.tags import NEST, ORIGIN, TAG, stamp_tags
+from schedgen.ir.load import LoadedPayload, iteration_domain, load
+from schedgen.ir.normalize import generalize
+from schedgen.ir.queries import clone_module, find_func, indexing_maps
+from schedgen.ir.tags import NEST, ORIGIN, TAG
 from schedgen.model.payload import Payload, TileableOp, is_tileable
 
 # Transform ops whose results hold new loops (and the ops tiled into them).
@@ -62,10 +63,8 @@ _CREATORS = ("transform.structured.tile_using_forall", "transform.structured.til
              "transform.xtc.fuse_consumer")
 
 
-
 # ... of which these rebuild the loop handed in as operand 1 (result 1).
 _PASS_LOOP = ("transform.structured.fuse_into_containing_op", "transform.xtc.fuse_consumer")
-
 
 
 class LoopInfo(BaseModel):
@@ -73,7 +72,6 @@ class LoopInfo(BaseModel):
     steps: list[int | None]
     trips: list[int | None]
     schedule_line: int | None  # the transform op that made it
-
 
 
 class OpTile(BaseModel):
@@ -89,7 +87,6 @@ class OpTile(BaseModel):
     def tile_sizes(self) -> list[int | None]:
         """The transform ops' convention: 0 where the dim is whole."""
         return [0 if t == d else b for t, b, d in zip(self.tile, self.tile_bound, self.domain)]
-
 
 
 class NestReport(BaseModel):
@@ -112,7 +109,6 @@ class NestReport(BaseModel):
         return self.footprint_bytes is not None and self.footprint_bytes <= self.budget_bytes
 
 
-
 class UntiledReport(BaseModel):
     label: str
     payload_line: int
@@ -126,13 +122,11 @@ class UntiledReport(BaseModel):
         return self.footprint_bytes is not None and self.footprint_bytes <= self.budget_bytes
 
 
-
 class Recomputed(BaseModel):
     label: str
     payload_line: int
     times: float  # iterations done / iterations in its domain
     where: list[str]  # "nest 1 (sched.mlir:40)" or "outside any loop", per copy
-
 
 
 class CheckReport(BaseModel):
@@ -164,11 +158,9 @@ class CheckReport(BaseModel):
         return not self.violations
 
 
-
 def _is_op_handle(t: ir.Type) -> bool:
     text = str(t)
     return text.startswith(("!transform.any_op", "!transform.op<"))
-
 
 
 def instrument(schedule: ir.Module) -> None:
@@ -194,15 +186,12 @@ def instrument(schedule: ir.Module) -> None:
                 after = transform.AnnotateOp(res, ORIGIN, param=param.result).operation
 
 
-
 def _int_attr(op: ir.Operation, name: str) -> int | None:
     return ir.IntegerAttr(op.attributes[name]).value if name in op.attributes else None
 
 
-
 def _origin(op: ir.Operation) -> int | None:
     return _int_attr(op, ORIGIN)
-
 
 
 def _trips(lb: int | None, ub: int | None, step: int | None) -> int | None:
@@ -211,10 +200,8 @@ def _trips(lb: int | None, ub: int | None, step: int | None) -> int | None:
     return max(0, -(-(ub - lb) // step))
 
 
-
 def _static(values: list[int]) -> list[int | None]:
     return [None if ir.ShapedType.is_dynamic_size(v) else v for v in values]
-
 
 
 def loop_info(loop: ir.Operation) -> LoopInfo:
@@ -228,7 +215,6 @@ def loop_info(loop: ir.Operation) -> LoopInfo:
                     schedule_line=_origin(loop))
 
 
-
 def _enclosing_loops(op: ir.Operation) -> list[ir.Operation]:
     loops = []
     p = op.parent
@@ -237,7 +223,6 @@ def _enclosing_loops(op: ir.Operation) -> list[ir.Operation]:
             loops.append(p)
         p = p.parent
     return loops
-
 
 
 def _payload_op(model: Payload, op: ir.Operation, by_loc: dict[tuple[int, int], TileableOp]) -> TileableOp | None:
@@ -251,7 +236,6 @@ def _payload_op(model: Payload, op: ir.Operation, by_loc: dict[tuple[int, int], 
     return by_loc.get(loc) if loc else None
 
 
-
 def _file_loc(op: ir.Operation) -> tuple[int, int] | None:
     loc = op.location
     if loc.is_a_file():
@@ -263,10 +247,8 @@ def _file_loc(op: ir.Operation) -> tuple[int, int] | None:
     return None
 
 
-
 def _tileable_ops(func: ir.OpView) -> list[ir.Operation]:
     return [o for o in walk_ops(func.operation) if is_tileable(o.name)]
-
 
 
 def check(payload_path: Path | str, schedule_path: Path | str, func: str | None = None,
@@ -274,34 +256,31 @@ def check(payload_path: Path | str, schedule_path: Path | str, func: str | None 
     """Apply the schedule to a copy of the payload and report (nests as they
     stand after the tiling stage, for a CPU schedule); SchedgenError when
     the schedule does not apply."""
-    return inspect(load_payload(payload_path, func), schedule_path, memory, footprint)[0]
+    return inspect(load(payload_path, func), schedule_path, memory, footprint)[0]
 
 
-
-def inspect(model: Payload, schedule_path: Path | str, memory: int | None = None,
+def inspect(loaded: LoadedPayload, schedule_path: Path | str, memory: int | None = None,
             footprint: str | None = None) -> tuple[CheckReport, str]:
-    """The report, and the payload (`model`'s file) transformed by the whole
-    schedule as it is written (what `apply` prints and `verify` executes)."""
+    """The report, and the payload transformed by the whole schedule as it is
+    written (what `apply` prints and `verify` executes)."""
+    model = loaded.model
     payload_path, schedule_path = Path(model.path), Path(schedule_path)
-    ctx = new_context()
-    schedule = parse_file(schedule_path, ctx, "schedule")
-    with ctx, ir.Location.unknown():
+    schedule = parse_file(schedule_path, loaded.ctx, "schedule")
+    with loaded.ctx, ir.Location.unknown():
         info = schedule_info(schedule)
         budget = budget_for(schedule_path, memory, info)
         # First in a child process: where MLIR aborts, that is a one-line error here.
         whole = apply_isolated(payload_path, schedule_path, ENTRY)
         instrument(schedule)
-        tiled = parse_file(payload_path, ctx, "payload")
-        # Ops are joined to the model by a tag, not by location: front ends give
-        # many ops one location. The schedule's own normalization steps find
-        # nothing left to rewrite after these, so the tags survive them.
-        normalize(tiled, model.func_name, model.normalize)
-        stamp_tags(tiled, model)
+        # On a copy of the loaded module, normalized and tagged: ops are joined to
+        # the model by their tag, not by location (front ends give many ops one
+        # location). The schedule's own normalization steps find nothing left to
+        # rewrite in it, so the tags survive them.
+        tiled = clone_module(loaded.module)
         apply_parsed(tiled, schedule, payload_path, schedule_path, TILE_STAGE if info.tile_stage else ENTRY)
         report = _report(model, tiled, info, budget, footprint or info.footprint, str(payload_path),
                          str(schedule_path))
         return report, whole
-
 
 
 def budget_for(schedule: Path, memory: int | None, info: ScheduleInfo) -> int:
@@ -313,7 +292,6 @@ def budget_for(schedule: Path, memory: int | None, info: ScheduleInfo) -> int:
     return info.memory_bytes
 
 
-
 def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, mode: str, payload: str,
             schedule: str) -> CheckReport:
     measured = measure(module, model.func_name, info.alignment_bytes, precise=mode == "precise")
@@ -321,6 +299,27 @@ def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, 
     by_loc = {(o.line, o.col): o for o in model.ops}
     top = [op.operation for op in func.regions[0].blocks[0].operations]
     loops = [op for op in top if op.name in LOOPS]
+    nests = _nest_reports(loops, measured, info, budget)
+    untiled = []
+    for o, u in zip([o for o in top if is_tileable(o.name)], measured.untiled):
+        orig = _payload_op(model, o, by_loc)
+        readers = {loops.index(t) + 1 for r in o.results for use in r.uses
+                   if (t := _top_level(owner_op(use))) in loops}
+        untiled.append(UntiledReport(label=orig.label if orig else o.name, payload_line=line_of(o),
+                                     footprint_bytes=u.footprint_bytes, budget_bytes=budget,
+                                     read_by_nests=sorted(readers)))
+    recomputed = _work_done(model, module, func, loops, nests, by_loc, schedule)
+    report = CheckReport(payload=payload, schedule=schedule, func=model.func_name, budget_bytes=budget,
+                         footprint=mode, nests=nests, untiled=untiled, recomputed=recomputed,
+                         op_counts_original=dict(Counter(o.name for o in model.ops)),
+                         op_counts_transformed=measured.op_counts,
+                         violations=[])
+    report.violations = _violations(report)
+    return report
+
+
+def _nest_reports(loops: list[ir.Operation], measured: Measurement, info: ScheduleInfo,
+                  budget: int) -> list[NestReport]:
     nests: list[NestReport] = []
     for k, (loop, m) in enumerate(zip(loops, measured.nests)):
         inner = [loop_info(lp) for lp in [loop, *(o for o in walk_ops(loop) if o.name in LOOPS)]]
@@ -330,24 +329,22 @@ def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, 
                                 planned_bytes=info.nest_footprints[planned - 1]
                                 if planned and planned <= len(info.nest_footprints) else None,
                                 budget_bytes=budget, problem=m.problem))
-    # Where each tileable op sits: its original, nest, and how often it runs.
+    return nests
+
+
+def _work_done(model: Payload, module: ir.Module, func: ir.OpView, loops: list[ir.Operation],
+               nests: list[NestReport], by_loc: dict[tuple[int, int], TileableOp], schedule: str) -> list[Recomputed]:
+    """Each tileable op's tiles into its nest's report, and the ops whose
+    copies together do more than their iteration domain."""
     before = _tileable_ops(func)
+    # Where each tileable op sits: its original, nest, and how often it runs.
     placed: list[tuple[TileableOp | None, int | None, int | None, int | None]] = []
     for op in before:
-        orig = _payload_op(model, op, by_loc)
         top_op = _top_level(op)
-        nest = loops.index(top_op) if top_op in loops else None
         trips = [t for lp in _enclosing_loops(op) for t in loop_info(lp).trips]
         executions = prod(trips) if all(t is not None for t in trips) else None  # type: ignore[arg-type]
-        placed.append((orig, nest, executions, _origin(op)))
-    untiled = []
-    for o, u in zip([o for o in top if is_tileable(o.name)], measured.untiled):
-        orig = _payload_op(model, o, by_loc)
-        readers = {loops.index(t) + 1 for r in o.results for use in r.uses
-                   if (t := _top_level(owner_op(use))) in loops}
-        untiled.append(UntiledReport(label=orig.label if orig else o.name, payload_line=line_of(o),
-                                     footprint_bytes=u.footprint_bytes, budget_bytes=budget,
-                                     read_by_nests=sorted(readers)))
+        placed.append((_payload_op(model, op, by_loc), loops.index(top_op) if top_op in loops else None,
+                       executions, _origin(op)))
     names = [op.name for op in before]  # generalization renames them
     generalize(module.operation)  # to read every op's indexing maps; op order is kept
     work: dict[int, dict[str, float]] = {}  # op -> where its copies run -> share of its domain done there
@@ -370,18 +367,9 @@ def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, 
             where = "outside any loop" if nest is None else _nest_name(nests[nest], schedule)
             places = work.setdefault(orig.index, {})
             places[where] = places.get(where, 0.0) + executions * prod(tile) / max(1, prod(orig.domain))
-    recomputed = [Recomputed(label=model.ops[i].label, payload_line=model.ops[i].line, times=sum(places.values()),
-                             where=[f"{where} {t:g}x" for where, t in places.items()])
-                  for i, places in sorted(work.items()) if sum(places.values()) > 1 + 1e-9]
-
-    report = CheckReport(payload=payload, schedule=schedule, func=model.func_name, budget_bytes=budget,
-                         footprint=mode, nests=nests, untiled=untiled, recomputed=recomputed,
-                         op_counts_original=dict(Counter(o.name for o in model.ops)),
-                         op_counts_transformed=measured.op_counts,
-                         violations=[])
-    report.violations = _violations(report)
-    return report
-
+    return [Recomputed(label=model.ops[i].label, payload_line=model.ops[i].line, times=sum(places.values()),
+                       where=[f"{where} {t:g}x" for where, t in places.items()])
+            for i, places in sorted(work.items()) if sum(places.values()) > 1 + 1e-9]
 
 
 def _bounds(generic: ir.Operation, tile: list[int | None]) -> list[int | None]:
@@ -390,13 +378,12 @@ def _bounds(generic: ir.Operation, tile: list[int | None]) -> list[int | None]:
     if generic.name != "linalg.generic" or all(t is not None for t in tile):
         return tile
     out = list(tile)
-    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(generic.attributes["indexing_maps"])]
+    maps = indexing_maps(generic)
     for v, m in zip(generic.operands, maps):
         for k, e in enumerate(m.results):
             if isinstance(e, ir.AffineDimExpr) and out[e.position] is None:
                 out[e.position] = dim_bound(v, k)
     return out
-
 
 
 def _top_level(op: ir.Operation) -> ir.Operation:
@@ -406,11 +393,9 @@ def _top_level(op: ir.Operation) -> ir.Operation:
     return op
 
 
-
 def _nest_name(n: NestReport, schedule: str) -> str:
     made = f"{schedule}:{n.schedule_line}" if n.schedule_line else "a loop no schedule step made"
     return f"nest {n.id} ({n.loop} made at {made})"
-
 
 
 def _violations(r: CheckReport) -> list[str]:
@@ -431,7 +416,6 @@ def _violations(r: CheckReport) -> list[str]:
         out.append(f"{c.label} ({r.payload}:{c.payload_line}) is computed {c.times:g} times over: "
                    + ", ".join(c.where))
     return out
-
 
 
 def format_check(r: CheckReport) -> str:

@@ -20,6 +20,7 @@ from mlir import ir
 
 from schedgen.analysis.placement import Buffer, elementwise, first_fit
 from schedgen.ir.load import element_bytes
+from schedgen.ir.queries import find_func, nested_ops
 from schedgen.model.payload import is_tileable
 
 LOOPS = ("scf.forall", "scf.for")
@@ -71,11 +72,6 @@ def const_int(v: ir.Value) -> int | None:
     if owner.name == "arith.constant" and isinstance(owner.attributes["value"], ir.IntegerAttr):
         return ir.IntegerAttr(owner.attributes["value"]).value
     return None
-
-
-def find_func(module: ir.Module, name: str) -> ir.OpView:
-    return next(op for op in module.body.operations
-                if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == name)
 
 
 def _bytes(v: ir.Value) -> int:
@@ -151,12 +147,7 @@ def _index_bound(v: ir.Value) -> int | None:
 
 def walk_ops(region_owner: ir.Operation):
     """Ops nested in `region_owner`, not descending into tileable ops' bodies."""
-    for region in region_owner.regions:
-        for block in region.blocks:
-            for op in block.operations:
-                yield op.operation
-                if not is_tileable(op.operation.name):
-                    yield from walk_ops(op.operation)
+    return nested_ops(region_owner, lambda op: not is_tileable(op.name))
 
 
 def line_of(op: ir.Operation) -> int:

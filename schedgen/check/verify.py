@@ -14,9 +14,11 @@ import numpy as np
 from pydantic import BaseModel, computed_field
 
 from schedgen.check.check import CheckReport, NestReport, format_check, inspect
-from schedgen.ir.load import load_payload
+from schedgen.ir.load import load
 from schedgen.progress import phase
-from schedgen.run.execute import compare, random_inputs, read_inputs, run_function
+from schedgen.run.arrays import random_inputs, read_inputs
+from schedgen.run.compare import compare
+from schedgen.run.execute import run_function
 
 # Iterations (over all ops' domains) below which payloads run unoptimized.
 _SMALL_WORK = 1 << 24
@@ -90,9 +92,10 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
     seed and inputs (the same IR computes the same numbers); filled here."""
     payload_path = Path(payload_path)
     phase("loading the payload")
-    model = load_payload(payload_path, func)
+    loaded = load(payload_path, func)
+    model = loaded.model
     phase("applying the schedule and measuring the loop nests")
-    report, transformed = inspect(model, schedule_path, memory, footprint)
+    report, transformed = inspect(loaded, schedule_path, memory, footprint)
     reference: list[np.ndarray] = []
     if inputs_path is not None:
         inputs, reference = read_inputs(inputs_path, list(model.arg_types))

@@ -15,12 +15,12 @@ from typing import Literal
 import jinja2
 from pydantic import BaseModel
 
-from schedgen.analysis.footprint import DimTile, nest_tiles, operand_tile
-from schedgen.emit.template_env import environment
+from schedgen.analysis.footprint import DimTile, innermost_tiles, operand_tile
 from schedgen.errors import SchedgenError
 from schedgen.ir.load import load_payload
 from schedgen.model.payload import Operand, Payload, ValueRef
 from schedgen.model.plan import GroupInfo, LoopNest, Plan
+from schedgen.template_env import environment
 
 TEMPLATE = "graph.dot.j2"
 FORMATS = (".dot", ".svg")
@@ -121,23 +121,13 @@ def _arg_type(shape: tuple[int, ...], element: str) -> str:
 
 
 class _Tiles:
-    """The tile each nest op iterates over in its innermost loop body: the
-    forall-level tiles of schedgen.footprint, with the plan's sequential
-    (reduction or two-level inner) loop sizes on the dims they tile."""
+    """The tile each nest op iterates over in its innermost loop body
+    (schedgen.analysis.footprint.innermost_tiles), as edge labels."""
 
     def __init__(self, payload: Payload, nests: list[LoopNest]) -> None:
         self.op_tiles: dict[int, list[DimTile]] = {}
         for n in nests:
-            root = payload.ops[n.root.index]
-            sizes = tuple(s or root.domain[d] for d, s in enumerate(n.tile_sizes))
-            tiles = nest_tiles(payload, n.root.index, frozenset(o.index for o in n.ops), sizes,
-                               tuple(c.index for c in n.consumers))
-            for idx, t in (tiles or {}).items():
-                inner = list(t)
-                for r in n.reduction_tiling:
-                    if r.op == idx:
-                        inner[r.dim] = DimTile(r.size, t[r.dim].offset)
-                self.op_tiles[idx] = inner
+            self.op_tiles.update(innermost_tiles(payload, n))
 
     def read(self, op: int, operand: Operand) -> str:
         tiles = self.op_tiles.get(op)
@@ -164,131 +154,154 @@ def _laminar(groups: list[GroupInfo]) -> tuple[list[tuple[GroupInfo, GroupInfo |
 
 
 def build_graph(plan: Plan, payload: Payload) -> Graph:
-    budget = plan.target.memory_bytes
-    home: dict[int, int] = {o.index: n.id for n in plan.nests for o in n.ops}  # op -> nest id
-    untiled = {u.op.index: u for u in plan.untiled}
-    tiles = _Tiles(payload, plan.nests)
-    inner_loops: dict[int, list[str]] = {}
-    for n in plan.nests:
-        for r in n.reduction_tiling:
-            inner_loops.setdefault(r.op, []).append(f"d{r.dim} by {r.size}")
+    return _GraphBuilder(plan, payload).graph()
 
-    # Groups: clusters inside the nest (or, untiled, at the top) that holds
-    # all their ops; otherwise a mark in each member's label.
-    marks: dict[int, list[str]] = {}
-    homes: dict[int | None, list[GroupInfo]] = {}
-    for g in plan.groups:
-        where = {home.get(m) for m in g.members}
-        if len(where) == 1:
-            homes.setdefault(where.pop(), []).append(g)
-        else:
-            for m in g.members:
-                marks.setdefault(m, []).append(f"#{g.id} {g.pattern}")
-    group_tree: dict[int | None, list[tuple[GroupInfo, GroupInfo | None]]] = {}
-    for where, gs in homes.items():
-        group_tree[where], crossing = _laminar(gs)
-        for g in crossing:
-            for m in g.members:
-                marks.setdefault(m, []).append(f"#{g.id} {g.pattern}")
 
-    roots = {n.root.index for n in plan.nests}
+class _GraphBuilder:
+    """The graph of one plan: what each node says, which cluster holds it,
+    and what each edge carries."""
 
-    def op_node(i: int) -> Node:
-        op = payload.ops[i]
+    def __init__(self, plan: Plan, payload: Payload) -> None:
+        self.plan, self.payload = plan, payload
+        self.budget = plan.target.memory_bytes
+        self.home: dict[int, int] = {o.index: n.id for n in plan.nests for o in n.ops}  # op -> nest id
+        self.untiled = {u.op.index: u for u in plan.untiled}
+        self.tiles = _Tiles(payload, plan.nests)
+        self.roots = {n.root.index for n in plan.nests}
+        self.inner_loops: dict[int, list[str]] = {}
+        for n in plan.nests:
+            for r in n.reduction_tiling:
+                self.inner_loops.setdefault(r.op, []).append(f"d{r.dim} by {r.size}")
+        self.shown = _between(payload)
+        self._place_groups()
+
+    def _place_groups(self) -> None:
+        """Groups: clusters inside the nest (or, untiled, at the top) that holds
+        all their ops; otherwise a mark in each member's label."""
+        self.marks: dict[int, list[str]] = {}
+        homes: dict[int | None, list[GroupInfo]] = {}
+        for g in self.plan.groups:
+            where = {self.home.get(m) for m in g.members}
+            if len(where) == 1:
+                homes.setdefault(where.pop(), []).append(g)
+            else:
+                self._mark(g)
+        self.group_tree: dict[int | None, list[tuple[GroupInfo, GroupInfo | None]]] = {}
+        for where, gs in homes.items():
+            self.group_tree[where], crossing = _laminar(gs)
+            for g in crossing:
+                self._mark(g)
+
+    def _mark(self, g: GroupInfo) -> None:
+        for m in g.members:
+            self.marks.setdefault(m, []).append(f"#{g.id} {g.pattern}")
+
+    def graph(self) -> Graph:
+        plan, t = self.plan, self.plan.target
+        owned_top: set[int] = set()
+        clusters = self._nest_clusters() + self._group_clusters(None, None, owned_top)
+        title = [f"@{plan.func} in {plan.payload}: target {t.name} ({self.budget} bytes), "
+                 f"fuse mode {plan.fuse_mode.value}, footprint {plan.footprint_mode}",
+                 "edges: the tile the consumer reads in its loop body; dashed: through main memory (full tensor)"]
+        return Graph(name=plan.func, title=title, nodes=self._top_nodes(owned_top), clusters=clusters,
+                     edges=self._edges())
+
+    def _op_node(self, i: int) -> Node:
+        op = self.payload.ops[i]
         lines = [f"op{i} {op.name}", f"line {op.line}", ", ".join(r.type_str for r in op.results)]
-        lines += [f"inner scf.for: {s}" for s in inner_loops.get(i, [])]
-        if i in untiled:
-            u = untiled[i]
-            lines.append(f"untiled, fits: {u.footprint_bytes} bytes" if u.footprint_bytes <= budget
+        lines += [f"inner scf.for: {s}" for s in self.inner_loops.get(i, [])]
+        if i in self.untiled:
+            u = self.untiled[i]
+            lines.append(f"untiled, fits: {u.footprint_bytes} bytes" if u.footprint_bytes <= self.budget
                          else f"untiled: {u.footprint_bytes} bytes, over the budget")
-        lines += sorted(marks.get(i, []))
-        return Node(id=f"op{i}", kind="op", lines=lines, root=i in roots)
+        lines += sorted(self.marks.get(i, []))
+        return Node(id=f"op{i}", kind="op", lines=lines, root=i in self.roots)
 
-    def group_clusters(where: int | None, parent: GroupInfo | None, owned: set[int]) -> list[Cluster]:
+    def _group_clusters(self, where: int | None, parent: GroupInfo | None, owned: set[int]) -> list[Cluster]:
         """Clusters of the groups under `parent`; `owned` collects the ops they hold."""
         out = []
-        for g, p in sorted(group_tree.get(where, []), key=lambda gp: min(gp[0].members)):
+        tree = self.group_tree.get(where, [])
+        for g, p in sorted(tree, key=lambda gp: min(gp[0].members)):
             if p is not parent:
                 continue
-            children = group_clusters(where, g, owned)
-            inside = {m for c, up in group_tree[where] if up is g for m in c.members}
-            nodes = [op_node(m) for m in sorted(g.members) if m not in inside]
+            children = self._group_clusters(where, g, owned)
+            inside = {m for c, up in tree if up is g for m in c.members}
+            nodes = [self._op_node(m) for m in sorted(g.members) if m not in inside]
             owned.update(g.members)
             out.append(Cluster(id=f"cluster_group{g.id}", kind="group", border="#555555", nodes=nodes,
                                children=children, lines=[f"#{g.id} {g.pattern} (principal op{g.principal})"]))
         return out
 
-    clusters = []
-    for k, n in enumerate(sorted(plan.nests, key=lambda n: n.id)):
-        fill, border = NEST_COLOURS[k % len(NEST_COLOURS)]
-        owned: set[int] = set()
-        children = group_clusters(n.id, None, owned)
-        kind = n.loop_kind + (", two-level" if n.levels == 2 else "") + \
-            (", producer-driven" if n.driven == "producer" else "")
-        pct = 100.0 * n.footprint_bytes / n.budget_bytes
-        clusters.append(Cluster(
-            id=f"cluster_nest{n.id}", kind="nest", fill=fill, border=border, children=children,
-            nodes=[op_node(o.index) for o in sorted(n.ops, key=lambda o: o.index) if o.index not in owned],
-            lines=[f"nest {n.id}: {kind}, tile sizes [{', '.join(map(str, n.tile_sizes))}]",
-                   f"{n.footprint_bytes} / {n.budget_bytes} bytes ({pct:.0f}%)"]))
-    owned_top: set[int] = set()
-    clusters += group_clusters(None, None, owned_top)
+    def _nest_clusters(self) -> list[Cluster]:
+        clusters = []
+        for k, n in enumerate(sorted(self.plan.nests, key=lambda n: n.id)):
+            fill, border = NEST_COLOURS[k % len(NEST_COLOURS)]
+            owned: set[int] = set()
+            children = self._group_clusters(n.id, None, owned)
+            kind = n.loop_kind + (", two-level" if n.levels == 2 else "") + \
+                (", producer-driven" if n.driven == "producer" else "")
+            pct = 100.0 * n.footprint_bytes / n.budget_bytes
+            clusters.append(Cluster(
+                id=f"cluster_nest{n.id}", kind="nest", fill=fill, border=border, children=children,
+                nodes=[self._op_node(o.index) for o in sorted(n.ops, key=lambda o: o.index) if o.index not in owned],
+                lines=[f"nest {n.id}: {kind}, tile sizes [{', '.join(map(str, n.tile_sizes))}]",
+                       f"{n.footprint_bytes} / {n.budget_bytes} bytes ({pct:.0f}%)"]))
+        return clusters
 
-    nodes = [Node(id=f"arg{i}", kind="arg", lines=[f"%arg{i}", _arg_type(shape, element)])
-             for i, (shape, element) in enumerate(payload.arg_types)]
-    nodes += [op_node(o.index) for o in payload.ops if o.index not in home and o.index not in owned_top]
-    shown = _between(payload)
-    nodes += [Node(id=f"other{o.index}", kind="other", lines=[o.name, f"line {o.line}"])
-              for o in payload.others if o.index in shown]
-    nodes.append(Node(id="return", kind="return", lines=["return"]))
+    def _top_nodes(self, owned_top: set[int]) -> list[Node]:
+        payload = self.payload
+        nodes = [Node(id=f"arg{i}", kind="arg", lines=[f"%arg{i}", _arg_type(shape, element)])
+                 for i, (shape, element) in enumerate(payload.arg_types)]
+        nodes += [self._op_node(o.index) for o in payload.ops
+                  if o.index not in self.home and o.index not in owned_top]
+        nodes += [Node(id=f"other{o.index}", kind="other", lines=[o.name, f"line {o.line}"])
+                  for o in payload.others if o.index in self.shown]
+        nodes.append(Node(id="return", kind="return", lines=["return"]))
+        return nodes
 
-    def node_id(v: ValueRef) -> str | None:
-        if v.kind == "other" and v.index not in shown:
+    def _node_id(self, v: ValueRef) -> str | None:
+        if v.kind == "other" and v.index not in self.shown:
             return None  # tensor.empty, constants: not drawn
         return f"{v.kind}{v.index}"
 
-    def through_memory(a: ValueRef, b: ValueRef) -> bool:
+    def _through_memory(self, a: ValueRef, b: ValueRef) -> bool:
         """Between two computations that are not in one nest (arguments are inputs, not computations)."""
         if "arg" in (a.kind, b.kind):
             return False
         if "other" in (a.kind, b.kind):
             return True
-        return home.get(a.index) is None or home.get(a.index) != home.get(b.index)
+        return self.home.get(a.index) is None or self.home.get(a.index) != self.home.get(b.index)
 
-    def full(v: ValueRef) -> str:
+    def _full(self, v: ValueRef) -> str:
         if v.kind == "arg":
-            return _shape(payload.arg_types[v.index][0])
+            return _shape(self.payload.arg_types[v.index][0])
         if v.kind == "op":
-            return _shape(payload.ops[v.index].results[v.result].shape)
+            return _shape(self.payload.ops[v.index].results[v.result].shape)
         return ""  # a non-tileable op's result: its type is not in the model
 
-    edges = []
-    for op in payload.ops:
-        me = ValueRef("op", op.index)
-        for operand in op.operands:
-            src = node_id(operand.value)
-            if src is None:
-                continue
-            crossing = through_memory(operand.value, me)
-            label = _shape(operand.shape) if crossing else tiles.read(op.index, operand)
-            edges.append(Edge(src=src, dst=f"op{op.index}", label=label, dashed=crossing))
-    for o in payload.others:
-        if o.index in shown:
-            for v in o.operands:
-                src = node_id(v)
-                if src is not None:
-                    edges.append(Edge(src=src, dst=f"other{o.index}", label=full(v),
-                                      dashed=through_memory(v, ValueRef("other", o.index))))
-    for v in payload.returns:
-        src = node_id(v)
-        if src is not None:
-            edges.append(Edge(src=src, dst="return", label=full(v), dashed=False))
-
-    t = plan.target
-    title = [f"@{plan.func} in {plan.payload}: target {t.name} ({budget} bytes), fuse mode {plan.fuse_mode.value}, "
-             f"footprint {plan.footprint_mode}",
-             "edges: the tile the consumer reads in its loop body; dashed: through main memory (full tensor)"]
-    return Graph(name=plan.func, title=title, nodes=nodes, clusters=clusters, edges=edges)
+    def _edges(self) -> list[Edge]:
+        payload, edges = self.payload, []
+        for op in payload.ops:
+            me = ValueRef("op", op.index)
+            for operand in op.operands:
+                src = self._node_id(operand.value)
+                if src is None:
+                    continue
+                crossing = self._through_memory(operand.value, me)
+                label = _shape(operand.shape) if crossing else self.tiles.read(op.index, operand)
+                edges.append(Edge(src=src, dst=f"op{op.index}", label=label, dashed=crossing))
+        for o in payload.others:
+            if o.index in self.shown:
+                for v in o.operands:
+                    src = self._node_id(v)
+                    if src is not None:
+                        edges.append(Edge(src=src, dst=f"other{o.index}", label=self._full(v),
+                                          dashed=self._through_memory(v, ValueRef("other", o.index))))
+        for v in payload.returns:
+            src = self._node_id(v)
+            if src is not None:
+                edges.append(Edge(src=src, dst="return", label=self._full(v), dashed=False))
+        return edges
 
 
 def _between(payload: Payload) -> set[int]:

@@ -8,9 +8,9 @@ import hashlib
 from collections import defaultdict
 
 from schedgen import __version__
-from schedgen.emit.template_env import environment
 from schedgen.model.payload import NON_STRUCTURED_TILEABLE
 from schedgen.model.plan import InnerTiling, LoopNest, Plan, RegisterKernel
+from schedgen.template_env import environment
 
 TEMPLATE = "schedule.mlir.j2"
 
@@ -40,8 +40,7 @@ def _nest_view(plan: Plan, n: LoopNest, kernel_views: list[dict]) -> dict:
     # consumer-driven scf.for nests (no parallel dims) tile only along reductions, from the matched handle
     tiles_root = n.loop_kind == "scf.forall" or n.driven == "producer"
     handles = {n.root.index: f"n{n.id}_op{n.root.index}" if tiles_root else _var(n.root.index)}
-    # A producer-driven scf.for nest fuses its producers with the tiling op itself.
-    fuse_all = n.driven == "producer" and n.loop_kind == "scf.for" and bool(n.producers)
+    fuse_all = n.fuse_all
     for k, p in enumerate([] if fuse_all else n.producers):
         into = loop if k == 0 else f"n{n.id}_loop{k}"
         fused = f"n{n.id}_op{p.index}"
@@ -194,6 +193,13 @@ def is_untouched(text: str) -> bool:
 
 def render(plan: Plan) -> str:
     return _stamp(_render(plan))
+
+
+def tiling_script(plan: Plan) -> str:
+    """Only the memory-fit tiling of `plan`, as one @__transform_main (a CPU
+    target's levels and lowering left out): what the planner's precise
+    simulation applies to a nest, passed to it by whoever wires the stages."""
+    return _render(plan.model_copy(update={"target": plan.target.model_copy(update={"cpu": None})}))
 
 
 def _render(plan: Plan) -> str:

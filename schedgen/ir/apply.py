@@ -12,6 +12,7 @@ from mlir.dialects.transform import interpreter
 
 from schedgen.errors import SchedgenError
 from schedgen.ir.context import first_location, new_context, one_line, parse_file
+from schedgen.ir.queries import find_func, find_symbol
 
 ENTRY = "__transform_main"
 # CPU schedules: the memory-fit loop nests alone (footprints are measured after it).
@@ -34,11 +35,7 @@ class ScheduleInfo:
 
 
 def _sequence(schedule: ir.Module, name: str) -> ir.OpView | None:
-    for op in schedule.body.operations:
-        if op.operation.name == "transform.named_sequence" and \
-                ir.StringAttr(op.attributes["sym_name"]).value == name:
-            return op
-    return None
+    return find_symbol(schedule, "transform.named_sequence", name)
 
 
 def _entry(schedule: ir.Module, path: str, name: str = ENTRY) -> ir.OpView:
@@ -46,11 +43,6 @@ def _entry(schedule: ir.Module, path: str, name: str = ENTRY) -> ir.OpView:
     if op is None:
         raise SchedgenError(path, f"schedule has no transform.named_sequence @{name}")
     return op
-
-
-def _has_function(module: ir.Module, name: str) -> bool:
-    return any(op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == name
-               for op in module.body.operations)
 
 
 def schedule_info(schedule: ir.Module) -> ScheduleInfo:
@@ -63,11 +55,6 @@ def schedule_info(schedule: ir.Module) -> ScheduleInfo:
     planned = tuple(ir.IntegerAttr(a).value for a in ir.ArrayAttr(attrs["schedgen.nest_footprints"])) \
         if "schedgen.nest_footprints" in attrs else ()
     return ScheduleInfo(func, target, memory, align, mode, planned, _sequence(schedule, TILE_STAGE) is not None)
-
-
-def read_schedule_info(schedule_path: Path | str) -> ScheduleInfo:
-    ctx = new_context()
-    return schedule_info(parse_file(Path(schedule_path), ctx, "schedule"))
 
 
 def apply_schedule(payload_path: Path | str, schedule_path: Path | str) -> str:
@@ -94,7 +81,7 @@ def apply_parsed(payload: ir.Module, schedule: ir.Module, payload_path: Path, sc
     their context); SchedgenError with the schedule's file:line on failure."""
     sequence = _entry(schedule, str(schedule_path), entry)
     info = schedule_info(schedule)
-    if info.func is not None and not _has_function(payload, info.func):
+    if info.func is not None and find_func(payload, info.func) is None:
         raise SchedgenError(str(schedule_path), f"schedule is for function @{info.func}, which {payload_path} "
                             "does not define")
     try:

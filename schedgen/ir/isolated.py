@@ -24,8 +24,7 @@ import threading
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from schedgen.errors import SchedgenError
-from schedgen.run.execute import describe_death
+from schedgen.errors import SchedgenError, describe_death
 
 if TYPE_CHECKING:
     from schedgen.model.plan import Plan

@@ -7,15 +7,23 @@ by position.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from math import prod
 from pathlib import Path
 
 from mlir import ir
-from mlir.dialects.transform import interpreter
 
 from schedgen.errors import SchedgenError
 from schedgen.ir.context import new_context, parse_file
-from schedgen.ir.normalize import needed_steps, normalize
+from schedgen.ir.normalize import generalize, needed_steps, normalize
+from schedgen.ir.queries import (
+    clone_module,
+    find_func,
+    indexing_maps,
+    iterator_kinds,
+    symbol,
+)
+from schedgen.ir.tags import stamp_tags
 from schedgen.model.payload import (
     Linear,
     Operand,
@@ -32,7 +40,6 @@ from schedgen.model.payload import (
 MAX_TENSOR_BYTES = 1 << 40
 
 
-
 # Non-tileable ops that make a tensor without computing it (views, constants,
 # empties). tensor.insert_slice (what a concat becomes, schedgen.ir.normalize) places
 # a tensor into a bigger one in main memory: bufferization writes the inserted
@@ -42,7 +49,6 @@ _NO_COMPUTE = ("tensor.empty", "arith.constant", "tensor.expand_shape", "tensor.
                "bufferization.to_tensor", "ml_program.global_load_const")
 
 
-
 def element_bytes(t: ir.Type) -> int:
     if isinstance(t, ir.IndexType):
         return 8
@@ -50,7 +56,6 @@ def element_bytes(t: ir.Type) -> int:
     if width is None:
         raise ValueError(f"unsupported element type {t}")
     return max(1, (width + 7) // 8)
-
 
 
 def _linear(expr: ir.AffineExpr) -> Linear | None:
@@ -81,7 +86,6 @@ def _linear(expr: ir.AffineExpr) -> Linear | None:
     return None
 
 
-
 def _public_funcs(module: ir.Module) -> list[ir.OpView]:
     funcs = []
     for op in module.body.operations:
@@ -93,65 +97,58 @@ def _public_funcs(module: ir.Module) -> list[ir.OpView]:
     return funcs
 
 
-
-def _sym_name(op: ir.OpView) -> str:
-    return ir.StringAttr(op.attributes["sym_name"]).value
-
-
-
 def select_function(module: ir.Module, path: str, func: str | None) -> ir.OpView:
     funcs = _public_funcs(module)
     if func is not None:
-        for op in module.body.operations:
-            if op.operation.name == "func.func" and _sym_name(op) == func and op.regions[0].blocks:
-                return op
-        names = ", ".join("@" + _sym_name(f) for f in funcs) or "none"
+        op = find_func(module, func)
+        if op is not None and op.regions[0].blocks:
+            return op
+        names = ", ".join("@" + symbol(f) for f in funcs) or "none"
         raise SchedgenError(path, f"no function @{func} (public functions: {names})")
     if not funcs:
         raise SchedgenError(path, "no public function with a body")
     if len(funcs) > 1:
-        names = ", ".join(f"@{_sym_name(f)} at line {_loc(f.operation)[0]}" for f in funcs)
+        names = ", ".join(f"@{symbol(f)} at line {_loc(f.operation)[0]}" for f in funcs)
         raise SchedgenError(f"{path}:{_loc(funcs[1].operation)[0]}", f"is one of several public functions ({names}); "
                             "pick one with --func", op="func.func")
     return funcs[0]
 
 
+@dataclass
+class LoadedPayload:
+    """A payload as a command loads it, once: its context, its module
+    (normalized as the schedule will, each tileable op tagged with its model
+    index) and the model of its function. Whoever transforms the module
+    works on a copy (schedgen.ir.queries.clone_module)."""
 
-def load_payload(path: Path | str, func: str | None = None) -> Payload:
-    """Parse `path` and build the payload model of one function."""
+    ctx: ir.Context
+    module: ir.Module
+    model: Payload
+
+
+def load(path: Path | str, func: str | None = None) -> LoadedPayload:
+    """Parse `path`, normalize it, build the model of one function and tag its ops."""
     path = Path(path)
     ctx = new_context()
     module = parse_file(path, ctx, "payload")
     with ctx, ir.Location.unknown():
         fn = select_function(module, str(path), func)
         steps = needed_steps(fn.operation)
-        normalize(module, _sym_name(fn), steps)
-        # a copy with its locations (op order and lines pair the two up)
-        generalized = ir.Module.parse(module.operation.get_asm(enable_debug_info=True)).operation
-        generalize(generalized)
-        return _build(module, generalized, str(path), _sym_name(fn), steps)
+        normalize(module, symbol(fn), steps)
+        generalized = clone_module(module)  # op order pairs the two up
+        generalize(generalized.operation)
+        model = _build(module, generalized.operation, str(path), symbol(fn), steps)
+        stamp_tags(module, model)
+    return LoadedPayload(ctx, module, model)
 
+
+def load_payload(path: Path | str, func: str | None = None) -> Payload:
+    """The payload model of one function of `path` (see `load`)."""
+    return load(path, func).model
 
 
 # The transform interpreter rewrites ops in place; a pass pipeline would run
 # the greedy driver, which hoists and folds constants and so shifts positions.
-_GENERALIZE = """module attributes {transform.with_named_sequence} {
-  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    %all = transform.structured.match interface{LinalgOp} in %root : (!transform.any_op) -> !transform.any_op
-    %generic = transform.structured.generalize %all : (!transform.any_op) -> !transform.any_op
-    transform.yield
-  }
-}"""
-
-
-
-def generalize(root: ir.Operation) -> None:
-    """Every linalg op under `root` as linalg.generic, in place (op order kept)."""
-    schedule = ir.Module.parse(_GENERALIZE)
-    interpreter.apply_named_sequence(root, schedule.body.operations[0], schedule)
-
-
-
 def _loc(op: ir.Operation) -> tuple[int, int]:
     loc = op.location
     if loc.is_a_file():
@@ -159,13 +156,12 @@ def _loc(op: ir.Operation) -> tuple[int, int]:
     return 0, 0
 
 
-
 def _build(module: ir.Module, generalized: ir.Operation, path: str, fn_name: str,
            steps: tuple[str, ...]) -> Payload:
     fn = select_function(module, path, fn_name)
     block = fn.regions[0].blocks[0]
     gen_fn = next(op for op in generalized.regions[0].blocks[0].operations
-                  if op.operation.name == "func.func" and _sym_name(op) == fn_name)
+                  if op.operation.name == "func.func" and symbol(op) == fn_name)
     body = list(block.operations)
     gen_body = list(gen_fn.regions[0].blocks[0].operations)
     if len(body) != len(gen_body):  # generalization is one-to-one; anything else is a bug
@@ -174,26 +170,8 @@ def _build(module: ir.Module, generalized: ir.Operation, path: str, fn_name: str
     producer: dict[ir.Value, ValueRef] = {}
     for i, arg in enumerate(block.arguments):
         producer[arg] = ValueRef("arg", i)
-
-    tileable_pos: dict[int, int] = {}
-    other_pos: dict[int, int] = {}
-    for pos, op in enumerate(body):
-        if is_tileable(op.operation.name):
-            tileable_pos[pos] = len(tileable_pos)
-        else:
-            other_pos[pos] = len(other_pos)
-    pos_of_op = {op.operation: pos for pos, op in enumerate(body)}
-
-    def use_of(owner: ir.Operation) -> Use:
-        if owner not in pos_of_op:  # a user nested in a region of a body op
-            while owner.parent is not None and owner.parent not in pos_of_op:
-                owner = owner.parent
-            owner = owner.parent if owner.parent is not None else owner
-        pos = pos_of_op[owner]
-        if owner.name == "func.return":
-            return Use("return", 0)
-        return Use("op", tileable_pos[pos]) if pos in tileable_pos else Use("other", other_pos[pos])
-
+    where = _Positions(body)
+    tileable_pos, other_pos, use_of = where.tileable, where.other, where.use_of
     ops: list[TileableOp] = []
     others: list[OtherOp] = []
     returns: tuple[ValueRef, ...] = ()
@@ -225,6 +203,30 @@ def _build(module: ir.Module, generalized: ir.Operation, path: str, fn_name: str
 
 
 
+class _Positions:
+    """Each body op's index among the tileable ops or among the others, and
+    what a user of a value is (a nested user counts as the body op holding it)."""
+
+    def __init__(self, body: list[ir.OpView]) -> None:
+        self.tileable: dict[int, int] = {}
+        self.other: dict[int, int] = {}
+        for pos, op in enumerate(body):
+            if is_tileable(op.operation.name):
+                self.tileable[pos] = len(self.tileable)
+            else:
+                self.other[pos] = len(self.other)
+        self.pos_of_op = {op.operation: pos for pos, op in enumerate(body)}
+
+    def use_of(self, owner: ir.Operation) -> Use:
+        if owner not in self.pos_of_op:  # a user nested in a region of a body op
+            while owner.parent is not None and owner.parent not in self.pos_of_op:
+                owner = owner.parent
+            owner = owner.parent if owner.parent is not None else owner
+        pos = self.pos_of_op[owner]
+        if owner.name == "func.return":
+            return Use("return", 0)
+        return Use("op", self.tileable[pos]) if pos in self.tileable else Use("other", self.other[pos])
+
 def _holds_tileable(op: ir.Operation) -> bool:
     found = []
 
@@ -236,7 +238,6 @@ def _holds_tileable(op: ir.Operation) -> bool:
 
     op.walk(visit)
     return bool(found)
-
 
 
 def _refuse_untileable_between(ops: list[TileableOp], others: list[OtherOp], path: str) -> None:
@@ -259,13 +260,11 @@ def _refuse_untileable_between(ops: list[TileableOp], others: list[OtherOp], pat
                                 f"TilingInterface: no schedule can tile it or fuse across it{hint}", op=o.name)
 
 
-
 def _static_shape(t: ir.Type, path: str, line: int, what: str) -> tuple[tuple[int, ...], str]:
     if not isinstance(t, ir.RankedTensorType):
         return ((), str(t))
     _check_shape(ir.RankedTensorType(t), f"{path}:{line}", f"{what} has", None)
     return (tuple(t.shape), str(t.element_type))
-
 
 
 def _check_shape(t: ir.RankedTensorType, where: str, what: str, op: str | None) -> None:
@@ -280,10 +279,8 @@ def _check_shape(t: ir.RankedTensorType, where: str, what: str, op: str | None) 
                             "(1 TiB) a tensor may have here", op=op)
 
 
-
 def _maps(g: ir.Operation) -> list[ir.AffineMap]:
-    return [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(g.attributes["indexing_maps"])]
-
+    return indexing_maps(g)
 
 
 def iteration_domain(g: ir.Operation) -> tuple[int | None, ...]:
@@ -310,7 +307,6 @@ def iteration_domain(g: ir.Operation) -> tuple[int | None, ...]:
     return tuple(ranges)
 
 
-
 def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int, col: int,
               producer: dict[ir.Value, ValueRef], use_of) -> TileableOp:
     where = f"{path}:{line}"
@@ -332,8 +328,7 @@ def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int
 
     if g.name == "linalg.generic":
         maps = _maps(g)
-        iterators = tuple("parallel" if "parallel" in str(a) else "reduction"
-                          for a in ir.ArrayAttr(g.attributes["iterator_types"]))
+        iterators = iterator_kinds(g)
         n_inputs = len(g.operands) - len(g.results)
         operands = []
         for i, (v, m) in enumerate(zip(g.operands, maps)):

@@ -22,28 +22,22 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects.transform import interpreter
 
-from schedgen.emit.template_env import environment
+from schedgen.ir.queries import indexing_maps, nested_ops
+from schedgen.template_env import environment
 
 TEMPLATE = "normalize.mlir.j2"
 AGGREGATES = ("linalg.softmax",)
 
 
-def _walk(op: ir.Operation):
-    out: list[ir.Operation] = []
-
-    def visit(o: ir.Operation) -> ir.WalkResult:
-        out.append(o)
-        return ir.WalkResult.ADVANCE
-
-    op.walk(visit)
-    return out
+def _walk(op: ir.Operation) -> list[ir.Operation]:
+    return [op, *nested_ops(op)]
 
 
 def _keeps_unit_dim(op: ir.Operation) -> bool:
     """A linalg op whose init is indexed by a constant (a kept size-1 dim)."""
     if "indexing_maps" not in op.attributes or not op.name.startswith("linalg."):
         return False
-    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    maps = indexing_maps(op)
     n_results = len(op.results)
     return any(isinstance(e, ir.AffineConstantExpr) for m in maps[len(maps) - n_results:] for e in m.results)
 
@@ -65,9 +59,19 @@ def has_packs(func: ir.Operation) -> bool:
 
 
 def normalize(module: ir.Module, func_name: str, steps: tuple[str, ...]) -> None:
-    """Apply `steps` to `module` in place (inside its context)."""
-    if not steps:
-        return
+    """Apply `steps` to function @`func_name` of `module` in place (inside its context)."""
+    if steps:
+        run_steps(module.operation, steps, func_name)
+
+
+def generalize(root: ir.Operation) -> None:
+    """Every linalg op under `root` as linalg.generic, in place (op order kept)."""
+    run_steps(root, ("generalize",))
+
+
+def run_steps(root: ir.Operation, steps: tuple[str, ...], func_name: str | None = None) -> None:
+    """The template's standalone sequence of `steps`, applied to `root` (the
+    normalize steps need `func_name`; generalize and fold_empty do not)."""
     text = environment().get_template(TEMPLATE).render(standalone=True, steps=steps, func_name=func_name)
     schedule = ir.Module.parse(text)
-    interpreter.apply_named_sequence(module.operation, schedule.body.operations[0], schedule)
+    interpreter.apply_named_sequence(root, schedule.body.operations[0], schedule)

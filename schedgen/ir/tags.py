@@ -7,20 +7,17 @@ from __future__ import annotations
 
 from mlir import ir
 
-from schedgen.check.measure import find_func
 from schedgen.errors import SchedgenError
+from schedgen.ir.queries import find_func
 from schedgen.model.payload import Payload, is_tileable
 
 ORIGIN = "schedgen.origin"
 
 
-
 NEST = "schedgen.nest"  # the plan's nest id, stamped by generated schedules on each nest's root
 
 
-
 TAG = "schedgen.id"  # the model's index of a payload op, stamped on load (copies keep it)
-
 
 
 def stamp_tags(module: ir.Module, model: Payload) -> None:
@@ -35,3 +32,9 @@ def stamp_tags(module: ir.Module, model: Payload) -> None:
     for k, op in enumerate(ops):
         op.attributes[TAG] = ir.IntegerAttr.get(i64, k)
 
+
+
+def tagged_ops(func: ir.OpView) -> dict[int, ir.Operation]:
+    """The tagged ops of a function's body by their model index."""
+    return {ir.IntegerAttr(op.attributes[TAG]).value: op.operation
+            for op in func.regions[0].blocks[0].operations if TAG in op.attributes}

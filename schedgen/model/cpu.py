@@ -32,13 +32,11 @@ class CpuInfo(BaseModel):
         return max(1, self.vector_bits // (8 * element_bytes))
 
 
-
 # The CI machine class (2 cores, Sapphire-Rapids-like Xeon): fixed figures, so
 # schedules checked in under schedules/ do not depend on the machine that
 # regenerates them.
 AVX512_2C = CpuInfo(cores=2, vector_bits=512, vector_registers=32, l1_bytes=48 * 1024, l2_bytes=2 * 1024 * 1024,
                     l3_bytes=32 * 1024 * 1024, model="AVX-512, 2 cores (fixed preset)")
-
 
 
 def _cache_sizes() -> dict[int, int]:
@@ -59,7 +57,6 @@ def _cache_sizes() -> dict[int, int]:
     return sizes
 
 
-
 def _cpuinfo() -> tuple[set[str], str]:
     flags: set[str] = set()
     model = platform.processor() or platform.machine()
@@ -73,7 +70,6 @@ def _cpuinfo() -> tuple[set[str], str]:
     except OSError:
         pass
     return flags, model
-
 
 
 def detect_host() -> CpuInfo:
@@ -101,10 +97,8 @@ def peak_cache_path() -> Path:
     return Path(root) / "schedgen" / "peak.json"
 
 
-
 def _peak_key(info: CpuInfo) -> str:
     return f"{info.model}|{info.vector_bits}"
-
 
 
 def read_peak(info: CpuInfo) -> float | None:
@@ -113,7 +107,6 @@ def read_peak(info: CpuInfo) -> float | None:
         return float(data[_peak_key(info)])
     except (OSError, ValueError, KeyError, TypeError):
         return None
-
 
 
 def write_peak(info: CpuInfo, gflops: float) -> Path:

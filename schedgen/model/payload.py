@@ -11,16 +11,13 @@ from typing import Literal
 SIDE_EFFECTS = ("cf.assert", "vector.print", "memref.store", "func.call")
 
 
-
 # Ops that implement TilingInterface without being linalg structured ops.
 NON_STRUCTURED_TILEABLE = ("tensor.pad", "linalg.pack", "linalg.unpack")
-
 
 
 # linalg ops that are not structured (they survive generalization unchanged).
 _LINALG_NOT_TILEABLE = ("linalg.yield", "linalg.index", "linalg.softmax", "linalg.winograd_filter_transform",
                         "linalg.winograd_input_transform", "linalg.winograd_output_transform")
-
 
 
 @dataclass(frozen=True)
@@ -40,14 +37,12 @@ class ValueRef:
         return f"other{self.index}"
 
 
-
 @dataclass(frozen=True)
 class Use:
     """One user of a value: a tileable op, the function's return, or another op."""
 
     kind: Literal["op", "return", "other"]
     index: int
-
 
 
 @dataclass(frozen=True)
@@ -62,7 +57,6 @@ class Linear:
         return self.coeffs[0][0] if len(self.coeffs) == 1 and self.coeffs[0][1] == 1 and self.const == 0 else None
 
 
-
 @dataclass(frozen=True)
 class Operand:
     value: ValueRef
@@ -74,7 +68,6 @@ class Operand:
     exprs: tuple[Linear | None, ...] | None
 
 
-
 @dataclass(frozen=True)
 class Result:
     shape: tuple[int, ...]
@@ -82,7 +75,6 @@ class Result:
     element_bytes: int
     type_str: str
     users: tuple[Use, ...]
-
 
 
 @dataclass(frozen=True)
@@ -113,7 +105,6 @@ class TileableOp:
         return [d for d, k in enumerate(self.iterators) if k != "parallel"]
 
 
-
 @dataclass(frozen=True)
 class OtherOp:
     """A non-tileable op in the body (tensor.empty, constants, reshapes...)."""
@@ -123,7 +114,6 @@ class OtherOp:
     line: int
     operands: tuple[ValueRef, ...]
     computes: bool = False  # makes a tensor by computing it (not a view, a constant or an empty)
-
 
 
 @dataclass(frozen=True)
@@ -140,7 +130,6 @@ class Payload:
 
     def where(self, op: TileableOp) -> str:
         return f"{self.path}:{op.line}"
-
 
 
 def is_tileable(name: str) -> bool:

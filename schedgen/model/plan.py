@@ -55,6 +55,26 @@ class LocalBuffer(BaseModel):
     in_place_of: str | None = None
 
 
+class NoteKind(str, Enum):
+    NOT_FUSED = "not-fused"  # a producer left out of the nest (and why)
+    SHARED_RESULT = "shared-result"  # left out: its result is also read outside the nest
+    ONLY_PATTERNS = "only-patterns"  # producers outside the fuse groups, by the fuse mode
+    REDUCTION_TILED = "reduction-tiled"  # reduction dims tiled by scf.for to fit
+    TWO_LEVEL = "two-level"
+    PRODUCER_DRIVEN = "producer-driven"
+
+
+class Note(BaseModel):
+    """Why the planner did something to a nest: a kind to select on, and the
+    sentence `explain` and the schedule print."""
+
+    kind: NoteKind
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
 class LoopNest(BaseModel):
     id: int
     root: OpRef
@@ -75,11 +95,18 @@ class LoopNest(BaseModel):
     footprint_mode: str = "analytic"
     analytic_footprint_bytes: int | None = None  # in precise mode, the estimate next to the peak
     local_buffers: list[LocalBuffer] = []  # precise mode: every buffer with its live range and offset
-    notes: list[str] = []
+    notes: list[Note] = []
 
     @property
     def ops(self) -> list[OpRef]:
         return [self.root, *self.producers, *self.consumers]
+
+    @property
+    def fuse_all(self) -> bool:
+        """A producer-driven scf.for nest tiles and fuses all its producers in
+        one transform.structured.fuse (fuse_into_containing_op cannot fuse a
+        destination producer into scf.for), which leaves no handle to them."""
+        return self.driven == "producer" and self.loop_kind == "scf.for" and bool(self.producers)
 
 
 class InnerTiling(BaseModel):

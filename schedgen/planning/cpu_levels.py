@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from math import prod
 
-from schedgen.analysis.footprint import nest_tiles
+from schedgen.analysis.footprint import innermost_tiles
 from schedgen.analysis.graph import users
 from schedgen.analysis.tile_search import divisors
 from schedgen.model.cpu import CpuInfo
@@ -51,7 +51,7 @@ def _largest_divisor(n: int, limit: int, multiple: int = 1) -> int:
     return max(good or ds)
 
 
-def is_contraction(op: TileableOp) -> bool:
+def is_multiply_accumulate(op: TileableOp) -> bool:
     """A reduction whose body multiplies and accumulates two inputs (matmul,
     conv, batch matmul): the kind register tiling pays off for."""
     inputs = [o for o in op.operands if not o.is_init]
@@ -108,53 +108,11 @@ def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTilin
                            register_sizes=_drop_unit([1] * len(extents), extents, op), kind="pack")
     v, m = _vector_dims(op, extents)
     reg = [1 if k == "parallel" else 0 for k in op.iterators]
-    if is_contraction(op):
-        nr, mr, vecs = _register_block(op, extents, cpu)
-        if v is not None:
-            reg[v] = nr
-        if m is not None:
-            reg[m] = mr
-        # L1 level: the innermost reduction dim by kc, the others by 1, so that
-        # kc x nr of one operand and mr x kc of the other fit L1 (kc = 256 measured
-        # 5-10% faster than 128 on the 1024 matmul; 512 was a third slower).
-        cache = [0] * len(extents)
-        red = op.reduction_dims()
-        inner = red[-1]
-        for d in red[:-1]:
-            cache[d] = 1
-        eb = _element_bytes(op)
-        kc_limit = cpu.l1_bytes // max(1, (mr + nr) * eb)
-        cache[inner] = _largest_divisor(extents[inner], kc_limit)
-        # Register level: the innermost reduction steps by 4 (unrolled outer
-        # products). With a step of 1 the unit dim is folded away before
-        # vectorization, the op stops being a contraction and lowers to
-        # separate multiplies and adds instead of FMAs (34 vs 57 GFLOP/s).
-        for d in red[:-1]:
-            reg[d] = 1
-        reg[inner] = _largest_divisor(cache[inner], 4)
-        if all(c in (0, e) for c, e in zip(cache, extents)):
-            cache = []
-        return InnerTiling(op=op.index, rank=len(extents), extents=extents, cache_sizes=cache,
-                           register_sizes=reg, kind="contraction", accumulators=mr * vecs)
+    if is_multiply_accumulate(op):
+        return _contraction_tiling(op, extents, cpu, reg, v, m)
     red = op.reduction_dims()
     if red and _row_reduction(op):
-        # A row reduction, one row at a time: the outer reduction dims step by
-        # 1 and the innermost is split (tile_reduction_using_for) into
-        # partial results one chunk of four vectors wide, accumulated
-        # elementwise along the row and combined once at its end -- not one
-        # horizontal reduction over a whole-row vector.
-        for d in red[:-1]:
-            reg[d] = 1
-        inner = red[-1]
-        chunk = _largest_divisor(extents[inner], 4 * lanes, lanes)
-        split: list[int] = []
-        if _combiner(op) and chunk % lanes == 0 and chunk < extents[inner]:
-            split = [0] * len(extents)
-            split[inner] = chunk
-        elif extents[inner] > MAX_VECTOR_ELEMENTS:  # no combiner known: whole-row vectors, in steps
-            reg[inner] = _largest_divisor(extents[inner], MAX_VECTOR_ELEMENTS, lanes)
-        return InnerTiling(op=op.index, rank=len(extents), extents=extents,
-                           register_sizes=_drop_unit(reg, extents, op), split_sizes=split, kind="reduction")
+        return _row_reduction_tiling(op, extents, lanes, reg)
     # A transpose: an input contiguous along another parallel dim than the
     # output. Square blocks of lanes x lanes, which the lowering transposes in
     # registers with shuffles (16x16 f32 on AVX-512), not element by element.
@@ -175,6 +133,58 @@ def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTilin
     return InnerTiling(op=op.index, rank=len(extents), extents=extents, register_sizes=_drop_unit(reg, extents, op),
                        kind="reduction" if red else "elementwise")
 
+
+
+def _contraction_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo, reg: list[int], v: int | None,
+                        m: int | None) -> InnerTiling:
+    nr, mr, vecs = _register_block(op, extents, cpu)
+    if v is not None:
+        reg[v] = nr
+    if m is not None:
+        reg[m] = mr
+    # L1 level: the innermost reduction dim by kc, the others by 1, so that
+    # kc x nr of one operand and mr x kc of the other fit L1 (kc = 256 measured
+    # 5-10% faster than 128 on the 1024 matmul; 512 was a third slower).
+    cache = [0] * len(extents)
+    red = op.reduction_dims()
+    inner = red[-1]
+    for d in red[:-1]:
+        cache[d] = 1
+    eb = _element_bytes(op)
+    kc_limit = cpu.l1_bytes // max(1, (mr + nr) * eb)
+    cache[inner] = _largest_divisor(extents[inner], kc_limit)
+    # Register level: the innermost reduction steps by 4 (unrolled outer
+    # products). With a step of 1 the unit dim is folded away before
+    # vectorization, the op stops being a contraction and lowers to
+    # separate multiplies and adds instead of FMAs (34 vs 57 GFLOP/s).
+    for d in red[:-1]:
+        reg[d] = 1
+    reg[inner] = _largest_divisor(cache[inner], 4)
+    if all(c in (0, e) for c, e in zip(cache, extents)):
+        cache = []
+    return InnerTiling(op=op.index, rank=len(extents), extents=extents, cache_sizes=cache,
+                       register_sizes=reg, kind="contraction", accumulators=mr * vecs)
+
+
+def _row_reduction_tiling(op: TileableOp, extents: list[int], lanes: int, reg: list[int]) -> InnerTiling:
+    red = op.reduction_dims()
+    # A row reduction, one row at a time: the outer reduction dims step by
+    # 1 and the innermost is split (tile_reduction_using_for) into
+    # partial results one chunk of four vectors wide, accumulated
+    # elementwise along the row and combined once at its end -- not one
+    # horizontal reduction over a whole-row vector.
+    for d in red[:-1]:
+        reg[d] = 1
+    inner = red[-1]
+    chunk = _largest_divisor(extents[inner], 4 * lanes, lanes)
+    split: list[int] = []
+    if _combiner(op) and chunk % lanes == 0 and chunk < extents[inner]:
+        split = [0] * len(extents)
+        split[inner] = chunk
+    elif extents[inner] > MAX_VECTOR_ELEMENTS:  # no combiner known: whole-row vectors, in steps
+        reg[inner] = _largest_divisor(extents[inner], MAX_VECTOR_ELEMENTS, lanes)
+    return InnerTiling(op=op.index, rank=len(extents), extents=extents,
+                       register_sizes=_drop_unit(reg, extents, op), split_sizes=split, kind="reduction")
 
 def _transposed_dim(op: TileableOp, v: int | None) -> int | None:
     """The parallel dim an input of `op` is contiguous along, when that is not
@@ -221,24 +231,14 @@ def _drop_unit(reg: list[int], extents: list[int], op: TileableOp) -> list[int]:
 
 
 def _nest_extents(payload: Payload, nest: LoopNest) -> dict[int, list[int]]:
-    members = frozenset(o.index for o in nest.ops)
-    root = payload.ops[nest.root.index]
-    sizes = tuple(s if s else n for s, n in zip(nest.tile_sizes, root.domain))
-    tiles = nest_tiles(payload, root.index, members, sizes, tuple(c.index for c in nest.consumers)) or {}
-    extents = {i: [t.size for t in ts] for i, ts in tiles.items()}
-    for r in nest.reduction_tiling:  # ops already tiled along a reduction (or a two-level inner) dim
-        if r.op in extents:
-            extents[r.op][r.dim] = r.size
-    return extents
+    return {i: [t.size for t in ts] for i, ts in innermost_tiles(payload, nest).items()}
 
 
 def handled_ops(nest: LoopNest) -> list[int]:
     """Ops the schedule holds a handle to after the nest's tile-and-fuse
-    steps: a producer-driven scf.for nest fuses its producers with
-    transform.structured.fuse, which returns no handle for them."""
-    fuse_all = nest.driven == "producer" and nest.loop_kind == "scf.for" and bool(nest.producers)
+    steps (none to the producers of a nest that fuses all at once)."""
     ops = [nest.root.index, *[c.index for c in nest.consumers]]
-    if not fuse_all:
+    if not nest.fuse_all:
         ops += [p.index for p in nest.producers]
     return ops
 
@@ -258,7 +258,7 @@ def parallel_nests(payload: Payload, plan: Plan, cpu: CpuInfo) -> list[int]:
         if nest.loop_kind != "scf.forall" or cpu.cores < 2:
             continue
         seconds = sum(op_flops(payload.ops[o.index]) / 1e9
-                      / (contraction_gflops if is_contraction(payload.ops[o.index]) else _OTHER_GFLOPS)
+                      / (contraction_gflops if is_multiply_accumulate(payload.ops[o.index]) else _OTHER_GFLOPS)
                       for o in nest.ops)
         if seconds * 1e3 >= cpu.parallel_min_ms:
             chosen.append(nest.id)
@@ -325,7 +325,7 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
     `op` in an scf.for along a reduction dim (long K, two-level nests); its
     result is whole only after that loop and its init is the loop's
     accumulator, so nothing is fused into its tiles."""
-    if not is_contraction(op) or op.index not in candidates:
+    if not is_multiply_accumulate(op) or op.index not in candidates:
         return None
     ext = extents[op.index]
     out_dims = _output_dims(op)
@@ -369,21 +369,26 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
     kernel = RegisterKernel(root=root.index, contraction=op.index, chain=chain, inits=inits, extents=root_ext,
                             panel_sizes=panel, row_sizes=rows, reduction_sizes=red_sizes,
                             accumulators=mr * vecs)
-    # The panel copy pays off when enough row tiles reuse it (MLP, 32-row tiles: 4 row tiles,
-    # 0.35-0.41 ms without the copy against 0.40-0.42 ms with it).
+    return _with_panel_copy(op, kernel, ext, parallel_out, v, m, nr, mr)
+
+
+def _with_panel_copy(op: TileableOp, kernel: RegisterKernel, ext: list[int], parallel_out: list[int], v: int,
+                     m: int | None, nr: int, mr: int) -> RegisterKernel:
+    """`kernel` with one operand's panel copied once into a contiguous buffer,
+    where enough row tiles reuse it (MLP, 32-row tiles: 4 row tiles, 0.35-0.41
+    ms without the copy against 0.40-0.42 ms with it)."""
     row_tiles = prod(ext[d] for d in parallel_out if d != v) // mr
     packed = _packed_operand(op, v, m) if row_tiles >= MIN_PANEL_REUSE else None
-    if packed is not None:
-        operand = op.operands[packed]
-        tile = [ext[e.as_dim()] if e.as_dim() != v else nr for e in operand.exprs]  # type: ignore[union-attr]
-        copy = [1] * len(tile)
-        copy[-1] = 0
-        if len(tile) >= 2:
-            copy[-2] = _largest_divisor(tile[-2], 8)
-        kernel = kernel.model_copy(update={
-            "packed_operand": packed, "pad_dims": reds, "copy_sizes": copy,
-            "padding_values": [_zero(o) for o in op.operands]})
-    return kernel
+    if packed is None:
+        return kernel
+    operand = op.operands[packed]
+    tile = [ext[e.as_dim()] if e.as_dim() != v else nr for e in operand.exprs]  # type: ignore[union-attr]
+    copy = [1] * len(tile)
+    copy[-1] = 0
+    if len(tile) >= 2:
+        copy[-2] = _largest_divisor(tile[-2], 8)
+    return kernel.model_copy(update={"packed_operand": packed, "pad_dims": op.reduction_dims(),
+                                     "copy_sizes": copy, "padding_values": [_zero(o) for o in op.operands]})
 
 
 def _packed_operand(op: TileableOp, v: int, m: int | None) -> int | None:

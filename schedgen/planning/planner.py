@@ -37,6 +37,7 @@ from schedgen.analysis.fuse_groups import FuseGroup, find_groups
 from schedgen.analysis.graph import describe_use, outside_users, producers, users
 from schedgen.analysis.tile_search import SearchDim, Sizes, fit_tiles, keeps_order
 from schedgen.errors import SchedgenError
+from schedgen.ir.load import LoadedPayload
 from schedgen.model.payload import NON_STRUCTURED_TILEABLE, Payload, TileableOp
 from schedgen.model.plan import (
     FootprintItem,
@@ -44,12 +45,15 @@ from schedgen.model.plan import (
     GroupInfo,
     LocalBuffer,
     LoopNest,
+    Note,
+    NoteKind,
     OpRef,
     Plan,
     ReductionTiling,
     UntiledOp,
 )
 from schedgen.model.target import Target
+from schedgen.planning.cpu_levels import cpu_levels, parallel_nests
 from schedgen.planning.precise import PreciseChecker
 
 
@@ -165,12 +169,18 @@ class _Nest:
 
 
 def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCERS,
-         footprint_mode: str = "analytic", strict_groups: bool = False) -> Plan:
+         footprint_mode: str = "analytic", strict_groups: bool = False,
+         tiling: Callable[[Plan], str] | None = None, source: LoadedPayload | None = None) -> Plan:
     """`footprint_mode` "precise" checks tile sizes by simulating the loop
-    body (schedgen.planning.precise) after the analytic search found a start.
-    `strict_groups`: refuse a fuse group that cannot share one nest (for back
-    ends that need whole groups) instead of splitting it with a note."""
-    checker = PreciseChecker(payload, target) if footprint_mode == "precise" else None
+    body (schedgen.planning.precise) after the analytic search found a start;
+    `tiling` gives it a nest's tiling script (schedgen.emit.schedule.tiling_script:
+    planning never renders output itself). `strict_groups`: refuse a fuse
+    group that cannot share one nest (for back ends that need whole groups)
+    instead of splitting it with a note. `source`: the loaded payload the
+    simulation extracts nests from (loaded again without it)."""
+    if footprint_mode == "precise" and tiling is None:
+        raise ValueError("precise footprints need tiling=, the tiling script of a nest")
+    checker = PreciseChecker(payload, target, tiling, source) if tiling is not None and footprint_mode == "precise" else None
     try:
         return _plan(payload, target, mode, footprint_mode, checker, strict_groups)
     finally:
@@ -180,95 +190,119 @@ def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCE
 
 def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
           checker: PreciseChecker | None, strict_groups: bool) -> Plan:
-    budget = target.memory_bytes
-    axis_map = AxisMap(payload)
-    all_groups = find_groups(payload)
-    groups = list(all_groups)  # the groups still kept whole (a split one leaves)
-    split_why: dict[int, str] = {}  # group id -> why it was split
-    grouped = {o.index: [g for g in groups if o.index in g.members] for o in payload.ops}
-    fused_into: dict[int, int] = {}
-    nests: list[LoopNest] = []
-    untiled: list[UntiledOp] = []
-
-    def alone(i: int) -> int:
-        return untiled_footprint(payload, payload.ops[i], target.alignment_bytes).total
-
+    state = _Planning(payload, target, mode, checker, strict_groups)
     pending = list(reversed(payload.ops))
     while pending:
         op = pending.pop(0)
-        if op.index in fused_into:
-            continue
-        # Group atomicity: the op's fuse groups (and groups sharing members
-        # with them) are tiled together in one nest, or not at all.
-        mine = _closure(groups, op.index)
-        required = frozenset({op.index} | {m for g in mine for m in g.members
-                                           if m not in fused_into and m <= op.index})
-        # On a multi-core CPU target, ops with parallel dims are tiled even when
-        # they fit: the forall is what spreads them across the cores.
-        split = target.cores > 1 and any(payload.ops[m].parallel_dims() for m in required)
-        if all(alone(m) <= budget for m in required) and not split:
-            untiled.append(UntiledOp(op=op_ref(op), footprint_bytes=alone(op.index), reason="fits untiled"))
-            fused_into[op.index] = 0
-            continue
-        try:
-            nest = _plan_nest(payload, op, target, mode, len(nests) + 1, fused_into, checker, axis_map,
-                              required, _principal_order(payload, op.index, mine, required, axis_map), grouped)
-        except GroupBroken as exc:
-            two = _two_level_nest(payload, op, target, required, len(nests) + 1, axis_map, str(exc))
-            if two is not None:
-                for member in two.ops:
-                    fused_into[member.index] = two.id
-                nests.append(two)
-                continue
-            if exc.fatal is not None:
-                raise exc.fatal from None
-            label = ", ".join(f"#{g.id} {g.pattern}" for g in mine)
-            over = [m for m in sorted(required) if alone(m) > budget]
-            if over and not strict_groups:
-                # Left whole, the group would not fit either: its ops are planned
-                # on their own (several nests), and the plan says why.
-                why = f"cannot share one loop nest within {budget} bytes ({exc}); op{over[0]} alone needs " \
-                      f"{alone(over[0])} bytes untiled"
-                for g in mine:
-                    split_why[g.id] = why
-                groups = [g for g in groups if g not in mine]
-                grouped = {o.index: [g for g in groups if o.index in g.members] for o in payload.ops}
-                pending.insert(0, op)
-                continue
-            if over:  # left whole, the group would not fit either: no schedule keeps it in budget
-                culprit = payload.ops[exc.op]
-                ops = ", ".join(f"op{m}" for m in sorted(required))
-                raise SchedgenError(payload.where(culprit), f"fuse group {label} ({ops}) cannot share one loop nest "
-                                    f"within the budget of {budget} bytes ({exc}), and op{over[0]} alone needs "
-                                    f"{alone(over[0])} bytes untiled", op=culprit.name)
-            for m in sorted(required):
-                untiled.append(UntiledOp(op=op_ref(payload.ops[m]), footprint_bytes=alone(m),
-                                         reason=f"fuse group {label} cannot share one loop nest ({exc}); "
-                                                "none of its ops is tiled"))
-                fused_into[m] = 0
-            continue
-        for member in nest.ops:
-            fused_into[member.index] = nest.id
-        nests.append(nest)
+        if op.index not in state.fused_into and not state.place(op):
+            pending.insert(0, op)  # its groups were split: planned again on its own
+    nests, untiled = state.nests, state.untiled
     if mode in (FuseMode.MAX_PRODUCERS, FuseMode.MAX_SIZE):
-        nests, untiled = _consumer_fusion(payload, target, nests, untiled, groups, checker, axis_map, mode)
+        nests, untiled = _consumer_fusion(payload, target, nests, untiled, state.groups, checker, state.axis_map,
+                                          mode)
     untiled.sort(key=lambda u: u.op.index)
     nest_of = {o.index: n.id for n in nests for o in n.ops}
     infos = [GroupInfo(id=g.id, pattern=g.pattern, principal=g.principal, members=list(g.members),
-                       nests=sorted({nest_of[m] for m in g.members if m in nest_of}), split=split_why.get(g.id))
-             for g in all_groups]
+                       nests=sorted({nest_of[m] for m in g.members if m in nest_of}),
+                       split=state.split_why.get(g.id))
+             for g in state.all_groups]
     result = Plan(payload=payload.path, func=payload.func_name, target=target, fuse_mode=mode,
                   ops=[op_ref(o) for o in payload.ops], nests=nests, untiled=untiled, footprint_mode=footprint_mode,
                   precise_checks=checker.checks if checker else 0, groups=infos, normalize=list(payload.normalize))
     if target.cpu is not None:
-        from schedgen.planning.cpu_levels import (  # imports plan models: kept out of the import cycle
-            cpu_levels,
-            parallel_nests,
-        )
-
         result.kernels, result.inner = cpu_levels(payload, result, target.cpu)
         result.parallel_nests = parallel_nests(payload, result, target.cpu)
     return result
+
+
+class _Planning:
+    """The producer-driven pass over a payload, consumers first: each op not
+    yet in a nest roots a nest of its own (with its fuse groups), is left
+    untiled, or has its groups split."""
+
+    def __init__(self, payload: Payload, target: Target, mode: FuseMode, checker: PreciseChecker | None,
+                 strict_groups: bool) -> None:
+        self.payload, self.target, self.mode = payload, target, mode
+        self.checker, self.strict_groups = checker, strict_groups
+        self.budget = target.memory_bytes
+        self.axis_map = AxisMap(payload)
+        self.all_groups = find_groups(payload)
+        self.groups = list(self.all_groups)  # the groups still kept whole (a split one leaves)
+        self.split_why: dict[int, str] = {}  # group id -> why it was split
+        self.fused_into: dict[int, int] = {}  # op -> its nest id (0: left untiled)
+        self.nests: list[LoopNest] = []
+        self.untiled: list[UntiledOp] = []
+        self._regroup()
+
+    def _regroup(self) -> None:
+        self.grouped = {o.index: [g for g in self.groups if o.index in g.members] for o in self.payload.ops}
+
+    def alone(self, i: int) -> int:
+        return untiled_footprint(self.payload, self.payload.ops[i], self.target.alignment_bytes).total
+
+    def place(self, op: TileableOp) -> bool:
+        """Plan `op`; False when its groups were split instead (plan it again)."""
+        payload = self.payload
+        # Group atomicity: the op's fuse groups (and groups sharing members
+        # with them) are tiled together in one nest, or not at all.
+        mine = _closure(self.groups, op.index)
+        required = frozenset({op.index} | {m for g in mine for m in g.members
+                                           if m not in self.fused_into and m <= op.index})
+        # On a multi-core CPU target, ops with parallel dims are tiled even when
+        # they fit: the forall is what spreads them across the cores.
+        split = self.target.cores > 1 and any(payload.ops[m].parallel_dims() for m in required)
+        if all(self.alone(m) <= self.budget for m in required) and not split:
+            self.untiled.append(UntiledOp(op=op_ref(op), footprint_bytes=self.alone(op.index),
+                                          reason="fits untiled"))
+            self.fused_into[op.index] = 0
+            return True
+        try:
+            nest = _plan_nest(payload, op, self.target, self.mode, len(self.nests) + 1, self.fused_into,
+                              self.checker, self.axis_map, required,
+                              _principal_order(payload, op.index, mine, required, self.axis_map), self.grouped)
+        except GroupBroken as exc:
+            return self._broken(op, mine, required, exc)
+        self._add(nest)
+        return True
+
+    def _add(self, nest: LoopNest) -> None:
+        for member in nest.ops:
+            self.fused_into[member.index] = nest.id
+        self.nests.append(nest)
+
+    def _broken(self, op: TileableOp, mine: list[FuseGroup], required: frozenset[int], exc: GroupBroken) -> bool:
+        """A group that cannot share one nest: two levels, a split, a refusal,
+        or its ops left untiled."""
+        two = _two_level_nest(self.payload, op, self.target, required, len(self.nests) + 1, self.axis_map, str(exc))
+        if two is not None:
+            self._add(two)
+            return True
+        if exc.fatal is not None:
+            raise exc.fatal from None
+        label = ", ".join(f"#{g.id} {g.pattern}" for g in mine)
+        over = [m for m in sorted(required) if self.alone(m) > self.budget]
+        if over and not self.strict_groups:
+            # Left whole, the group would not fit either: its ops are planned
+            # on their own (several nests), and the plan says why.
+            why = f"cannot share one loop nest within {self.budget} bytes ({exc}); op{over[0]} alone needs " \
+                  f"{self.alone(over[0])} bytes untiled"
+            for g in mine:
+                self.split_why[g.id] = why
+            self.groups = [g for g in self.groups if g not in mine]
+            self._regroup()
+            return False
+        if over:  # left whole, the group would not fit either: no schedule keeps it in budget
+            culprit = self.payload.ops[exc.op]
+            ops = ", ".join(f"op{m}" for m in sorted(required))
+            raise SchedgenError(self.payload.where(culprit), f"fuse group {label} ({ops}) cannot share one loop "
+                                f"nest within the budget of {self.budget} bytes ({exc}), and op{over[0]} alone "
+                                f"needs {self.alone(over[0])} bytes untiled", op=culprit.name)
+        for m in sorted(required):
+            self.untiled.append(UntiledOp(op=op_ref(self.payload.ops[m]), footprint_bytes=self.alone(m),
+                                          reason=f"fuse group {label} cannot share one loop nest ({exc}); "
+                                                 "none of its ops is tiled"))
+            self.fused_into[m] = 0
+        return True
 
 
 def _closure(groups: list[FuseGroup], op: int) -> list[FuseGroup]:
@@ -373,20 +407,12 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
                grouped: dict[int, list[FuseGroup]] | None = None) -> LoopNest:
     """`required`: fuse-group members that must join the nest (GroupBroken
     otherwise); `order`: root dims the group's principal tiles, in its order."""
-    budget = target.memory_bytes
     grouped = grouped or {}
     nest = _Nest(payload, root, target, axis_map, order)
     axes = NestAxes(payload, root.index, axis_map)
     alone = frozenset({root.index})
-    if not nest.fits(alone, nest.minimal(alone)):
-        need = nest.footprint(alone, nest.minimal(alone))
-        error = SchedgenError(payload.where(root), f"budget of {budget} bytes is too small: its smallest tile "
-                              f"(1 element along every dim) needs {need.total if need else '?'} bytes", op=root.name)
-        if required - alone:  # the group's tiling order leaves too much whole: try two levels
-            raise GroupBroken(f"op{root.index} needs {need.total if need else '?'} bytes with 1-element tiles "
-                              "along the group's parallel dims", root.index, fatal=error)
-        raise error
-    notes: list[str] = []
+    _root_fits(payload, nest, root, target, required)
+    notes: list[Note] = []
     has_loop = bool(root.parallel_dims())
     if required - alone and not has_loop:
         raise GroupBroken(f"op{root.index} has no parallel dim to build a loop around", root.index)
@@ -398,15 +424,45 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
         missing = sorted(required - members)
         raise GroupBroken(f"op{missing[0]} {payload.ops[missing[0]].name} is not a producer of op{root.index} "
                           "(consumer fusion is not planned yet)", missing[0])
-    sizes: Sizes | None = None
 
     def optional(i: int) -> str | None:  # a member of another fuse group joins only with its group
         gids = [g.id for g in grouped.get(i, []) if not set(g.members) <= required]
         return f"it belongs to fuse group #{gids[0]}, which is tiled as a unit" if gids else None
 
+    members, sizes = _grow_by_mode(payload, nest, root, mode, members, taken, axes, probe, notes, optional)
+    if sizes is None:
+        sizes = nest.search(members)
+    assert sizes is not None  # the root alone fits at its minimal tile
+    sizes = _restrict(nest, members, sizes)
+    if checker is None:
+        return _loop_nest(payload, nest, members, sizes, nest_id, notes)
+    return _precise_nest(payload, nest, members, sizes, nest_id, notes, checker)
+
+
+
+def _root_fits(payload: Payload, nest: _Nest, root: TileableOp, target: Target, required: frozenset[int]) -> None:
+    """The root alone must fit at its smallest tile: SchedgenError, or
+    GroupBroken (two levels may still do) when a group's order is the cause."""
+    alone = frozenset({root.index})
+    if nest.fits(alone, nest.minimal(alone)):
+        return
+    need = nest.footprint(alone, nest.minimal(alone))
+    error = SchedgenError(payload.where(root), f"budget of {target.memory_bytes} bytes is too small: its smallest "
+                          f"tile (1 element along every dim) needs {need.total if need else '?'} bytes", op=root.name)
+    if required - alone:  # the group's tiling order leaves too much whole: try two levels
+        raise GroupBroken(f"op{root.index} needs {need.total if need else '?'} bytes with 1-element tiles "
+                          "along the group's parallel dims", root.index, fatal=error)
+    raise error
+
+
+def _grow_by_mode(payload: Payload, nest: _Nest, root: TileableOp, mode: FuseMode, members: frozenset[int],
+                  taken: dict[int, int], axes: NestAxes, probe: _MinimalProbe | None, notes: list[Note],
+                  optional) -> tuple[frozenset[int], Sizes | None]:
+    """The producers the fuse mode adds to the group's members, and the tile
+    sizes when the mode fixed them (max-size: the root's largest tile)."""
     if mode == FuseMode.MAX_PRODUCERS and probe is not None:
-        members = _grow(payload, root, members, taken, axes, probe, notes, optional)
-    elif mode == FuseMode.MAX_SIZE and probe is not None:
+        return _grow(payload, root, members, taken, axes, probe, notes, optional), None
+    if mode == FuseMode.MAX_SIZE and probe is not None:
         largest = nest.search(members)
         assert largest is not None
 
@@ -418,24 +474,17 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
                 return f"the root's largest tile ({_fmt_sizes(root, largest)}) splits an axis it does not have"
             return f"does not fit in the root's largest tile ({_fmt_sizes(root, largest)})"
 
-        members = _grow(payload, root, members, taken, axes, at_largest, notes, optional)
-        sizes = largest
-    elif mode in (FuseMode.ONLY_PATTERNS, FuseMode.NO_FUSE):
+        return _grow(payload, root, members, taken, axes, at_largest, notes, optional), largest
+    if mode == FuseMode.ONLY_PATTERNS:
         outside = [p.index for p in _candidates(payload, root, taken) if p.index not in members]
-        if outside and mode == FuseMode.ONLY_PATTERNS:
-            notes.append("only-patterns: producers outside the nest's fuse groups are not fused ("
-                         + ", ".join(f"op{i}" for i in sorted(outside)) + ")")
-    if sizes is None:
-        sizes = nest.search(members)
-    assert sizes is not None  # the root alone fits at its minimal tile
-    sizes = _restrict(nest, members, sizes)
-    if checker is None:
-        return _loop_nest(payload, nest, members, sizes, nest_id, notes)
-    return _precise_nest(payload, nest, members, sizes, nest_id, notes, checker)
-
+        if outside:
+            notes.append(Note(kind=NoteKind.ONLY_PATTERNS,
+                              text="only-patterns: producers outside the nest's fuse groups are not fused ("
+                              + ", ".join(f"op{i}" for i in sorted(outside)) + ")"))
+    return members, None
 
 def _grow(payload: Payload, root: TileableOp, members: frozenset[int], taken: dict[int, int], axes: NestAxes,
-          fit: "_MinimalProbe | Callable[[int, frozenset[int]], str | None] | None", notes: list[str], wanted,
+          fit: "_MinimalProbe | Callable[[int, frozenset[int]], str | None] | None", notes: list[Note], wanted,
           must: bool = False) -> frozenset[int]:
     """Fuse producers of the nest, nearest first (a max-heap on op index: a
     producer is considered after all its consumers), when they can join.
@@ -453,8 +502,11 @@ def _grow(payload: Payload, root: TileableOp, members: frozenset[int], taken: di
         reason = wanted(idx)
         if reason == "":
             continue
+        kind = NoteKind.NOT_FUSED
         if reason is None:
-            reason = _why_not_fusible(payload, cand, members | {idx})
+            why = _why_not_fusible(payload, cand, members | {idx})
+            if why is not None:
+                kind, reason = why
         merged = None
         if reason is None:
             try:
@@ -469,7 +521,7 @@ def _grow(payload: Payload, root: TileableOp, members: frozenset[int], taken: di
         if reason is not None:
             if must:
                 raise GroupBroken(f"op{idx} {cand.name} cannot join: {reason}", idx)
-            notes.append(f"op{idx} {cand.name} not fused: {reason}")
+            notes.append(Note(kind=kind, text=f"op{idx} {cand.name} not fused: {reason}"))
             continue
         members = members | {idx}
         axes.groups = merged
@@ -481,7 +533,7 @@ def _grow(payload: Payload, root: TileableOp, members: frozenset[int], taken: di
 
 
 def _precise_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Sizes, nest_id: int,
-                  notes: list[str], checker: PreciseChecker) -> LoopNest:
+                  notes: list[Note], checker: PreciseChecker) -> LoopNest:
     """Grow the analytic tile sizes back with the precise check. The analytic
     figure bounds the simulated peak (every simulated buffer is one of its
     aligned terms), so sizes the estimate accepts are not simulated, and the
@@ -509,18 +561,18 @@ def _restrict(nest: _Nest, members: frozenset[int], sizes: Sizes) -> Sizes:
     return {k: (sizes.get(k, ext)) for k, ext in valid.items()}
 
 
-def _why_not_fusible(payload: Payload, cand: TileableOp, trial: frozenset[int]) -> str | None:
+def _why_not_fusible(payload: Payload, cand: TileableOp, trial: frozenset[int]) -> tuple[NoteKind, str] | None:
     if cand.name in NON_STRUCTURED_TILEABLE:
-        return "pad/pack/unpack producers are tiled on their own"
+        return NoteKind.NOT_FUSED, "pad/pack/unpack producers are tiled on their own"
     if cand.side_effects:
         # DCE cannot drop the untiled original a fusion leaves behind: it would run twice
-        return f"its body has side effects ({', '.join(cand.side_effects)}: torch's bounds checks)"
+        return NoteKind.NOT_FUSED, f"its body has side effects ({', '.join(cand.side_effects)}: torch's bounds checks)"
     others = outside_users(cand, trial)
     if others:
         names = ", ".join(sorted({describe_use(payload, u) for u in others}))
-        return f"its result is also used by {names}; fusing it would compute it twice"
+        return NoteKind.SHARED_RESULT, f"its result is also used by {names}; fusing it would compute it twice"
     if len(cand.results) != 1:
-        return "multi-result ops are not fused"
+        return NoteKind.NOT_FUSED, "multi-result ops are not fused"
     return None
 
 
@@ -529,7 +581,7 @@ def _fmt_sizes(root: TileableOp, sizes: Sizes) -> str:
 
 
 def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Sizes, nest_id: int,
-               notes: list[str]) -> LoopNest:
+               notes: list[Note]) -> LoopNest:
     root = nest.root
     shape = nest.shape(members, sizes)
     fp = footprint(payload, shape, nest.alignment)
@@ -540,8 +592,8 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
                                   extent=payload.ops[o].domain[d])
                   for o, d, s in shape.reduction_tiles]
     if reductions:
-        notes.append("reduction dims tiled by sequential scf.for: the nest does not fit with its "
-                     "parallel dims tiled alone")
+        notes.append(Note(kind=NoteKind.REDUCTION_TILED, text="reduction dims tiled by sequential scf.for: the nest "
+                          "does not fit with its parallel dims tiled alone"))
     producer_refs, cse_before = _producer_refs(payload, root.index, members)
     consumer_refs = [op_ref(payload.ops[i]) for i in nest.consumers]
     reuse_dest = _reuse_dest(payload, root.index, members | set(nest.consumers), nest.consumers)
@@ -557,7 +609,6 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
                     reduction_tiling=reductions, footprint_bytes=fp.total, budget_bytes=nest.budget,
                     footprint_items=[FootprintItem(what=w, shape=list(s), bytes=b) for w, s, b in fp.items],
                     notes=notes)
-
 
 
 def _forall_sizes(root: TileableOp, root_tiles: tuple[int, ...]) -> list[int]:
@@ -589,27 +640,10 @@ def _two_level_nest(payload: Payload, root: TileableOp, target: Target, members:
     block every member with a dim on an r axis gets its own sequential
     scf.for over that axis (a reduction accumulates across iterations, an
     elementwise op just walks the row). Nothing is computed twice."""
-    if len(members) < 2 or not root.parallel_dims():
+    shape = _two_level_axes(payload, root, target, members, axis_map)
+    if shape is None:
         return None
-    for m in members - {root.index}:
-        if outside_users(payload.ops[m], members):
-            return None
-    axes = NestAxes(payload, root.index, axis_map)
-    try:
-        for m in sorted(members - {root.index}, reverse=True):
-            axes.add(m)
-    except MergeError:
-        return None
-    names = {m: axes.names(m) for m in members}
-    if any(len(set(n)) < len(n) for n in names.values()):
-        # Two dims of one op on one axis (a square tensor read both ways somewhere in
-        # the payload joins its axes): per-axis loop sizes cannot describe the tiles.
-        return None
-    outer_dims = _Nest(payload, root, target, axis_map).tileable_dims(members)
-    extent = {a: payload.ops[m].domain[k] for m in members for k, a in enumerate(names[m])}
-    inner_axes = [a for a in axes.groups.r if extent[a] > 1]
-    if not inner_axes:
-        return None
+    axes, names, outer_dims, extent, inner_axes = shape
     dims = [SearchDim(("d", d), root.domain[d]) for d in outer_dims] + \
         [SearchDim(("a", a), extent[a]) for a in inner_axes]
 
@@ -635,6 +669,40 @@ def _two_level_nest(payload: Payload, root: TileableOp, target: Target, members:
         return None
     final = fp(sizes)
     assert final is not None
+    return _two_level_result(payload, root, target, members, nest_id, why, axes, names, outer_dims, extent,
+                             inner_axes, sizes, final)
+
+
+def _two_level_axes(payload: Payload, root: TileableOp, target: Target, members: frozenset[int],
+                    axis_map: AxisMap) -> tuple[NestAxes, dict, list[int], dict, list[str]] | None:
+    """The group's merged axes, each member's axis names, the root dims the
+    forall tiles, each axis's extent and the r axes the inner loops walk;
+    None when two levels cannot describe the group."""
+    if len(members) < 2 or not root.parallel_dims():
+        return None
+    for m in members - {root.index}:
+        if outside_users(payload.ops[m], members):
+            return None
+    axes = NestAxes(payload, root.index, axis_map)
+    try:
+        for m in sorted(members - {root.index}, reverse=True):
+            axes.add(m)
+    except MergeError:
+        return None
+    names = {m: axes.names(m) for m in members}
+    if any(len(set(n)) < len(n) for n in names.values()):
+        # Two dims of one op on one axis (a square tensor read both ways somewhere in
+        # the payload joins its axes): per-axis loop sizes cannot describe the tiles.
+        return None
+    outer_dims = _Nest(payload, root, target, axis_map).tileable_dims(members)
+    extent = {a: payload.ops[m].domain[k] for m in members for k, a in enumerate(names[m])}
+    inner_axes = [a for a in axes.groups.r if extent[a] > 1]
+    return (axes, names, outer_dims, extent, inner_axes) if inner_axes else None
+
+
+def _two_level_result(payload: Payload, root: TileableOp, target: Target, members: frozenset[int], nest_id: int,
+                      why: str, axes: NestAxes, names: dict, outer_dims: list[int], extent: dict,
+                      inner_axes: list[str], sizes: Sizes, final: Footprint) -> LoopNest:
     tile_sizes = _forall_sizes(root, tuple(sizes.get(("d", d), n) for d, n in enumerate(root.domain)))
     inner_tiles = []
     for m in sorted(members):
@@ -645,10 +713,10 @@ def _two_level_nest(payload: Payload, root: TileableOp, target: Target, members:
                 inner_tiles.append(ReductionTiling(op=m, op_rank=len(op.domain), dim=k, size=size,
                                                    extent=op.domain[k]))
     producer_refs, cse_before = _producer_refs(payload, root.index, members)
-    notes = [f"two-level nest (seed 004): the group does not fit one loop body with only its y axes tiled ({why}); "
-             "blocks of " + ", ".join(f"z{d}" for d in outer_dims) + " in parallel, then each op's "
-             + ", ".join(inner_axes) + " dims by its own sequential scf.for; values passed between those loops "
-             "are block-sized tensors in main memory"]
+    notes = [Note(kind=NoteKind.TWO_LEVEL, text="two-level nest (seed 004): the group does not fit one loop body with "
+                  f"only its y axes tiled ({why}); blocks of " + ", ".join(f"z{d}" for d in outer_dims)
+                  + " in parallel, then each op's " + ", ".join(inner_axes) + " dims by its own sequential scf.for; "
+                  "values passed between those loops are block-sized tensors in main memory")]
     return LoopNest(id=nest_id, root=op_ref(root), loop_kind="scf.forall", levels=2, axis_groups=str(axes.groups),
                     dims_order=[d for d in outer_dims if tile_sizes[d]], tile_sizes=tile_sizes,
                     producers=producer_refs, cse_before=cse_before, reduction_tiling=inner_tiles,
@@ -710,25 +778,9 @@ def _consumer_fusion(payload: Payload, target: Target, nests: list[LoopNest], un
         if not all(trial.add(i) for i in sorted(ops - {root.index}, reverse=True)):
             continue
         for u in payload.ops[root.index + 1:]:
-            if u.index not in free or u.index in absorbed or u.index in grouped or u.side_effects:
-                continue  # (side effects: DCE would keep its original, which would run twice)
-            reads = {o.value.index for o in u.operands if o.value.kind == "op"}
-            if not reads & ({root.index} | set(chosen)) or reads & (ops - {root.index}):
-                continue
-            # Dominance: what it reads from outside the nest is computed before the loop.
-            if any(place.get(r, r) >= root.index for r in reads - {root.index} - set(chosen)):
-                continue
-            # A loop's destination (a nest op's init from outside, other than a
-            # contentless tensor.empty) is not readable by a consumer fused into it:
-            # tileAndFuseConsumer fails.
-            dests = {o.value for i in [*ops, *chosen] for o in payload.ops[i].operands
-                     if o.is_init and not (o.value.kind == "other"
-                                           and payload.others[o.value.index].name == "tensor.empty")}
-            if any(o.value in dests for o in u.operands):
-                continue
-            if _read_before(payload, [root.index, *chosen], u):
-                continue
-            if trial.add_consumer(u.index):
+            if u.index in free and u.index not in absorbed and u.index not in grouped \
+                    and _may_take_consumer(payload, root.index, ops, chosen, u, place) \
+                    and trial.add_consumer(u.index):
                 chosen.append(u.index)
         if not chosen:
             continue
@@ -748,6 +800,28 @@ def _consumer_fusion(payload: Payload, target: Target, nests: list[LoopNest], un
     kept = [n.model_copy(update={"id": renumber[n.id]}) for n in kept]
     return kept, [u for u in untiled if u.op.index not in absorbed]
 
+
+
+def _may_take_consumer(payload: Payload, root: int, ops: set[int], chosen: list[int], u: TileableOp,
+                       place: dict[int, int]) -> bool:
+    """Whether the nest of `root` (with the consumers `chosen` so far) can
+    take `u` in by consumer fusion, before the footprint is asked."""
+    if u.side_effects:
+        return False  # DCE would keep its original, which would run twice
+    reads = {o.value.index for o in u.operands if o.value.kind == "op"}
+    if not reads & ({root} | set(chosen)) or reads & (ops - {root}):
+        return False
+    # Dominance: what it reads from outside the nest is computed before the loop.
+    if any(place.get(r, r) >= root for r in reads - {root} - set(chosen)):
+        return False
+    # A loop's destination (a nest op's init from outside, other than a
+    # contentless tensor.empty) is not readable by a consumer fused into it:
+    # tileAndFuseConsumer fails.
+    dests = {o.value for i in [*ops, *chosen] for o in payload.ops[i].operands
+             if o.is_init and not (o.value.kind == "other" and payload.others[o.value.index].name == "tensor.empty")}
+    if any(o.value in dests for o in u.operands):
+        return False
+    return not _read_before(payload, [root, *chosen], u)
 
 def _read_before(payload: Payload, values: list[int], consumer: TileableOp) -> bool:
     """Whether an op that stays outside the loop reads one of the loop's
@@ -777,7 +851,7 @@ def _producer_nest(payload: Payload, target: Target, old: LoopNest, consumers: t
     # Field notes, hazard 3: a consumer reading two values of the loop fuses
     # into scf.for only; scf.forall keeps the loop parallel otherwise.
     two_reads = [c for c in consumers if len(_nest_reads(payload.ops[c], ops)) > 1]
-    notes = [n for n in old.notes if "not fused: its result is also used" not in n]
+    notes = [n for n in old.notes if n.kind != NoteKind.SHARED_RESULT]
     if two_reads:
         nest.loop_kind = "scf.for"
         # Hazard 4: fuse_into_containing_op cannot fuse a destination producer
@@ -789,10 +863,11 @@ def _producer_nest(payload: Payload, target: Target, old: LoopNest, consumers: t
         # shared buffer although the body reads them: wrong numbers.
         if sum(1 for i in [root.index, *consumers] if not outside_users(payload.ops[i], ops)) > 1:
             return None
-        notes.append(f"producer-driven, scf.for: op{two_reads[0]} reads two values computed in the loop, "
-                     "which consumer fusion supports only into scf.for (one loop)")
+        notes.append(Note(kind=NoteKind.PRODUCER_DRIVEN, text=f"producer-driven, scf.for: op{two_reads[0]} reads two "
+                          "values computed in the loop, which consumer fusion supports only into scf.for (one loop)"))
     else:
-        notes.append("producer-driven, scf.forall: the consumers each read one value computed in the loop")
+        notes.append(Note(kind=NoteKind.PRODUCER_DRIVEN,
+                          text="producer-driven, scf.forall: the consumers each read one value computed in the loop"))
     # max-size: the root keeps its largest tile; consumers join only if they fit in it.
     found = {("d", d): t for d, t in enumerate(old.tile_sizes) if t} if mode == FuseMode.MAX_SIZE \
         else nest.search(members)

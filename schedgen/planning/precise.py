@@ -5,8 +5,8 @@ For a candidate nest (root, fused producers, tile sizes):
   1. extract the nest's ops into a temporary module whose arguments are the
      nest's inputs (cheap producers such as tensor.empty and scalar constants
      are cloned along);
-  2. apply the candidate's schedule fragment (the same template as
-     `generate`) with the transform interpreter;
+  2. apply the candidate's tiling script (the same template as `generate`,
+     tiling only; the caller passes it in) with the transform interpreter;
   3. loop reduction: every tiling loop keeps only its first iteration (tile
      sizes divide the loop ranges, so every tile is the same), so a check
      costs the same for 4 tiles or 4096;
@@ -21,8 +21,8 @@ For a candidate nest (root, fused producers, tile sizes):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from math import prod
-from pathlib import Path
 
 from mlir import ir
 from mlir.dialects import arith
@@ -37,9 +37,10 @@ from schedgen.analysis.placement import (
     first_fit,
     n_inputs,
 )
-from schedgen.emit.schedule import render
-from schedgen.ir.context import new_context, parse_file
-from schedgen.ir.load import element_bytes
+from schedgen.ir.load import LoadedPayload, element_bytes, load
+from schedgen.ir.normalize import run_steps
+from schedgen.ir.queries import find_func, find_symbol, nested_ops
+from schedgen.ir.tags import tagged_ops
 from schedgen.model.payload import Payload, is_tileable
 from schedgen.model.plan import FuseMode, LoopNest, OpRef, Plan
 from schedgen.model.target import Target
@@ -49,14 +50,11 @@ BUFFERIZE = ("builtin.module(canonicalize, one-shot-bufferize{bufferize-function
              "function-boundary-type-conversion=identity-layout-map}, canonicalize, cse)")
 
 
-
 _VIEWS = ("memref.subview", "memref.cast", "memref.expand_shape", "memref.collapse_shape",
           "memref.reinterpret_cast")
 
 
-
 _CLONED_PRODUCERS = ("tensor.empty", "arith.constant")
-
 
 
 def _memref_bytes(t: ir.Type) -> int:
@@ -65,13 +63,11 @@ def _memref_bytes(t: ir.Type) -> int:
     return prod(t.shape) * element_bytes(t.element_type)
 
 
-
 def _base(v: ir.Value) -> ir.Value:
     """The allocation or argument a chain of views starts from."""
     while isinstance(v, ir.OpResult) and v.owner.name in _VIEWS:
         v = v.owner.operands[0]
     return v
-
 
 
 def assign_body(fn: ir.OpView, alignment: int) -> Assignment:
@@ -121,15 +117,13 @@ def assign_body(fn: ir.OpView, alignment: int) -> Assignment:
     return first_fit(buffers, alignment, in_place)
 
 
-
 def _describe(root: ir.Value) -> str:
     if isinstance(root, ir.BlockArgument):
         return f"input %arg{root.arg_number}"
     return "output"
 
 
-
-def extract_nest(fn: ir.OpView, members: list[int], tileable: list[ir.Operation]) -> ir.Module:
+def extract_nest(fn: ir.OpView, members: list[int], tileable: dict[int, ir.Operation]) -> ir.Module:
     """A module whose function computes the nest's ops (payload tileable op
     indices `members`) from arguments that are the nest's inputs; it returns
     the results used outside the nest."""
@@ -174,7 +168,6 @@ def extract_nest(fn: ir.OpView, members: list[int], tileable: list[ir.Operation]
     return module
 
 
-
 def _position(op: ir.Operation) -> int:
     block = op.parent.regions[0].blocks[0]
     for i, o in enumerate(block.operations):
@@ -183,14 +176,13 @@ def _position(op: ir.Operation) -> int:
     return 0
 
 
-
 def _cheap(op: ir.Operation) -> bool:
     """Constants are cloned when small (scalars, splats); weights stay inputs."""
     if op.name != "arith.constant":
         return True
     t = op.results[0].type
-    return not isinstance(t, ir.ShapedType) or "dense<" in str(op.attributes["value"])[:6]
-
+    value = op.attributes["value"]
+    return not isinstance(t, ir.ShapedType) or (isinstance(value, ir.DenseElementsAttr) and value.is_splat)
 
 
 def _all_operands(op: ir.Operation):
@@ -207,11 +199,9 @@ def _all_operands(op: ir.Operation):
                     yield v
 
 
-
 def _defined_within(arg: ir.BlockArgument, op: ir.Operation) -> bool:
     parent = arg.owner.owner
     return _is_ancestor(op, parent.operation if hasattr(parent, "operation") else parent)
-
 
 
 def _is_ancestor(op: ir.Operation, other: ir.Operation) -> bool:
@@ -221,7 +211,6 @@ def _is_ancestor(op: ir.Operation, other: ir.Operation) -> bool:
             return True
         p = p.parent
     return False
-
 
 
 def _remap(op: ir.Operation, mapping: dict) -> None:
@@ -234,10 +223,9 @@ def _remap(op: ir.Operation, mapping: dict) -> None:
                 _remap(inner.operation, mapping)
 
 
-
 def reduce_loops(module: ir.Module) -> None:
     """Keep only the first iteration of every tiling loop, then fold them."""
-    for op in _walk(module.operation):
+    for op in nested_ops(module.operation):
         if op.name == "scf.forall":
             if "staticUpperBound" in op.attributes and "staticLowerBound" in op.attributes:
                 lbs = list(ir.DenseI64ArrayAttr(op.attributes["staticLowerBound"]))
@@ -254,69 +242,46 @@ def reduce_loops(module: ir.Module) -> None:
     PassManager.parse("builtin.module(canonicalize)").run(module.operation)
 
 
-
 def _const(v: ir.Value) -> int | None:
     if isinstance(v, ir.OpResult) and v.owner.name == "arith.constant":
         return ir.IntegerAttr(v.owner.attributes["value"]).value
     return None
 
 
-
-def _walk(op: ir.Operation):
-    for region in op.regions:
-        for block in region.blocks:
-            for inner in block.operations:
-                yield inner.operation
-                yield from _walk(inner.operation)
-
-
-
-# A tile of a fused producer's tensor.empty init is an empty tile of its own:
-# without this fold, bufferization would allocate the whole tensor.
-_FOLD_EMPTY = """module attributes {transform.with_named_sequence} {
-  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %f {
-      transform.apply_patterns.tensor.fold_tensor_empty
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    transform.yield
-  }
-}"""
-
-
-
 def _apply(module: ir.Module, schedule: ir.Module) -> None:
-    entry = next(op for op in schedule.body.operations if op.operation.name == "transform.named_sequence")
+    entry = find_symbol(schedule, "transform.named_sequence", "__transform_main")
+    assert entry is not None, "a tiling script has @__transform_main"
     interpreter.apply_named_sequence(module.operation, entry, schedule)
-
 
 
 def simulate(module: ir.Module, schedule: ir.Module, alignment: int) -> Assignment:
     """Steps 2-5 on an extracted module (modified in place)."""
     _apply(module, schedule)
     reduce_loops(module)
-    _apply(module, ir.Module.parse(_FOLD_EMPTY))
+    # A tile of a fused producer's tensor.empty init is an empty tile of its own:
+    # without this fold, bufferization would allocate the whole tensor.
+    run_steps(module.operation, ("fold_empty",))
     PassManager.parse(BUFFERIZE).run(module.operation)
     fn = next(op for op in module.body.operations if op.operation.name == "func.func")
     return assign_body(fn, alignment)
-
 
 
 class PreciseChecker:
     """Simulates candidate nests of one payload function; each distinct
     (nest ops, tile sizes) is simulated once."""
 
-    def __init__(self, payload: Payload, target: Target) -> None:
+    def __init__(self, payload: Payload, target: Target, tiling: Callable[[Plan], str],
+                 source: LoadedPayload | None = None) -> None:
+        """`source`: the payload as the command loaded it (normalized, tagged);
+        without it, the payload's file is loaded again."""
         self.payload = payload
         self.target = target
-        self.ctx = new_context()
-        self.module = parse_file(Path(payload.path), self.ctx, "payload")
+        self.tiling = tiling  # a one-nest plan -> its tiling script
+        source = source or load(payload.path, payload.func_name)
+        self.ctx, self.module = source.ctx, source.module  # read only: nests are extracted into new modules
         with self.ctx:
-            self.fn = next(op for op in self.module.body.operations if op.operation.name == "func.func"
-                           and ir.StringAttr(op.attributes["sym_name"]).value == payload.func_name)
-            self.tileable = [op.operation for op in self.fn.regions[0].blocks[0].operations
-                             if is_tileable(op.operation.name)]
+            self.fn = find_func(self.module, payload.func_name)
+            self.tileable = tagged_ops(self.fn)
         self.cache: dict[tuple, Assignment] = {}
         self.checks = 0
         self._bar: Progress | None = None  # opened at the first simulation
@@ -350,7 +315,7 @@ class PreciseChecker:
             self._bar = progress("precise checks", unit=" sim")
         with self.ctx, ir.Location.unknown():
             module = extract_nest(self.fn, members, self.tileable)
-            schedule = ir.Module.parse(render(sub))
+            schedule = ir.Module.parse(self.tiling(sub))
             result = simulate(module, schedule, self.target.alignment_bytes)
         self._bar.update()
         self.cache[key] = result

@@ -12,8 +12,10 @@ from pydantic import BaseModel
 
 from schedgen.analysis.flops import payload_flops
 from schedgen.ir.load import load_payload
+from schedgen.model.payload import Payload
 from schedgen.progress import progress
-from schedgen.run.execute import random_inputs, read_inputs, time_function
+from schedgen.run.arrays import random_inputs, read_inputs
+from schedgen.run.execute import time_function
 
 
 class BenchResult(BaseModel):
@@ -30,17 +32,20 @@ class BenchResult(BaseModel):
 
 def bench(payload_path: Path | str, schedule_path: Path | str | None = None, threads: int = 1,
           repeats: int = 5, warmup: int = 1, peak_per_core: float | None = None, func: str | None = None,
-          timeout: float = 1800, min_seconds: float = 0.2, inputs_path: Path | str | None = None) -> BenchResult:
-    """`inputs_path`: an .npz of inputs (in_0, ...) instead of seeded random ones."""
-    from schedgen.ir.apply import apply_schedule
+          timeout: float = 1800, min_seconds: float = 0.2, inputs_path: Path | str | None = None,
+          model: Payload | None = None) -> BenchResult:
+    """`inputs_path`: an .npz of inputs (in_0, ...) instead of seeded random ones;
+    `model`: the payload's model if the caller loaded it already."""
+    from schedgen.ir.isolated import apply_isolated
 
     payload_path = Path(payload_path)
     # The runs are timed in a child process (schedgen.run.execute): the bar shows the phase, not each run.
     phases = "{desc}: step {n_fmt}/{total_fmt} [{elapsed}]{postfix}"
     with progress(f"bench {payload_path.name}", total=2, bar_format=phases) as bar:
         bar.status("applying the schedule" if schedule_path else "loading")
-        model = load_payload(payload_path, func)
-        text = apply_schedule(payload_path, schedule_path) if schedule_path else payload_path.read_text()
+        model = model or load_payload(payload_path, func)
+        # in a child process: a schedule that makes MLIR abort is a one-line error
+        text = apply_isolated(payload_path, schedule_path) if schedule_path else payload_path.read_text()
         inputs = read_inputs(inputs_path, list(model.arg_types))[0] if inputs_path is not None \
             else random_inputs(list(model.arg_types), seed=0)
         bar.update()

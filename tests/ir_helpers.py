@@ -1,0 +1,55 @@
+"""Structural questions about IR for tests: parse text in a context with the
+dialects schedgen uses, walk it, and count ops by name, inside loops or
+outside them -- instead of searching printed IR for substrings."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from mlir import ir
+
+from schedgen.ir.context import new_context
+
+LOOPS = ("scf.forall", "scf.for", "scf.parallel")
+
+
+def parse(text: str) -> ir.Module:
+    ctx = new_context()
+    with ctx:
+        return ir.Module.parse(text)
+
+
+def ops(module: ir.Module) -> list[ir.Operation]:
+    out: list[ir.Operation] = []
+    module.operation.walk(lambda op: out.append(op) or ir.WalkResult.ADVANCE)
+    return out
+
+
+def counts(module: ir.Module | str) -> Counter:
+    """Ops by name (text is parsed first)."""
+    module = parse(module) if isinstance(module, str) else module
+    return Counter(op.name for op in ops(module))
+
+
+def dialect_ops(module: ir.Module | str, dialect: str) -> list[str]:
+    return [name for name in counts(module) if name.startswith(dialect + ".")]
+
+
+def placement(module: ir.Module) -> tuple[Counter, Counter]:
+    """Op names inside loops and outside any loop."""
+    inside: Counter = Counter()
+    outside: Counter = Counter()
+    for op in ops(module):
+        p, looped = op.parent, False
+        while p is not None:
+            if p.name in LOOPS:
+                looped = True
+                break
+            p = p.parent
+        (inside if looped else outside)[op.name] += 1
+    return inside, outside
+
+
+def loop_results(module: ir.Module, name: str = "scf.forall") -> list[int]:
+    """The number of results of each `name` loop."""
+    return [len(op.results) for op in ops(module) if op.name == name]
