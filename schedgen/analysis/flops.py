@@ -25,3 +25,11 @@ def op_flops(op: TileableOp) -> int:
 def payload_flops(payload: Payload) -> int:
     return sum(op_flops(op) for op in payload.ops)
 
+
+def is_multiply_accumulate(op: TileableOp) -> bool:
+    """A reduction whose body multiplies and accumulates two inputs (matmul,
+    conv, batch matmul): the kind register tiling pays off for."""
+    inputs = [o for o in op.operands if not o.is_init]
+    body = set(op.body_ops)
+    return bool(op.reduction_dims()) and len(inputs) >= 2 and bool(body & {"arith.mulf", "arith.muli"}) \
+        and bool(body & {"arith.addf", "arith.addi"})

@@ -246,6 +246,10 @@ class TiledNest:
             self.total += sum(b for _, _, b in self.items[op])
         return True
 
+    def inner(self, idx: int) -> list[DimTile]:
+        """Op `idx`'s tile in the innermost loop body (its own reduction loops applied)."""
+        return self._inner(idx)
+
     def _inner(self, idx: int) -> list[DimTile]:
         op = self.payload.ops[idx]
         out = []
@@ -352,16 +356,7 @@ def two_level_footprint(payload: Payload, members: frozenset[int], names: dict[i
     worst = Footprint(alignment=alignment)
     for idx in sorted(members):
         op = payload.ops[idx]
-        tiles = []
-        looped = False
-        for d, axis in enumerate(names[idx]):
-            if axis in inner and inner[axis] < op.domain[d]:
-                tiles.append(DimTile(inner[axis], _moved_by(("a", axis))))
-                looped = True
-            elif axis in outer and outer[axis] < op.domain[d]:
-                tiles.append(DimTile(outer[axis], _moved_by(("y", axis))))
-            else:
-                tiles.append(DimTile(op.domain[d], _FULL))
+        tiles, looped = two_level_tiles(op, names[idx], outer, inner)
         fp = Footprint(alignment=alignment)
         for operand in op.operands:
             t = operand_tile(operand, tiles)
@@ -375,6 +370,28 @@ def two_level_footprint(payload: Payload, members: frozenset[int], names: dict[i
         elif fp.total > worst.total:
             worst = fp
     return Footprint(total=once.total + worst.total, items=once.items + worst.items, alignment=alignment)
+
+
+def two_level_tiles(op: TileableOp, names: list[str], outer: dict[str, int],
+                    inner: dict[str, int]) -> tuple[list[DimTile], bool]:
+    """One member's tile in a two-level nest (its dims named by axis), and
+    whether it runs in a loop of its own inside the block."""
+    tiles, looped = [], False
+    for d, axis in enumerate(names):
+        if axis in inner and inner[axis] < op.domain[d]:
+            tiles.append(DimTile(inner[axis], _moved_by(("a", axis))))
+            looped = True
+        elif axis in outer and outer[axis] < op.domain[d]:
+            tiles.append(DimTile(outer[axis], _moved_by(("y", axis))))
+        else:
+            tiles.append(DimTile(op.domain[d], _FULL))
+    return tiles, looped
+
+
+def tiled_nest(payload: Payload, nest: NestShape) -> TiledNest | None:
+    """The nest's members at their tiles (None when they cannot share it)."""
+    reduced = {(op, d): s for op, d, s in nest.reduction_tiles}
+    return _grow(payload, nest.root, nest.members, nest.root_tiles, reduced, 1, nest.consumers)
 
 
 def innermost_tiles(payload: Payload, nest: LoopNest) -> dict[int, list[DimTile]]:

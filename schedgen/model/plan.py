@@ -96,6 +96,7 @@ class LoopNest(BaseModel):
     analytic_footprint_bytes: int | None = None  # in precise mode, the estimate next to the peak
     local_buffers: list[LocalBuffer] = []  # precise mode: every buffer with its live range and offset
     notes: list[Note] = []
+    traffic_bytes: int | None = None  # main-memory traffic of the nest (schedgen.analysis.traffic)
 
     @property
     def ops(self) -> list[OpRef]:
@@ -192,6 +193,8 @@ class Plan(BaseModel):
     kernels: list[RegisterKernel] = []  # contractions at register level; their ops are not in `inner`
     parallel_nests: list[int] = []  # ids of the nests whose scf.forall runs on all cores (scf.parallel)
     normalize: list[str] = []  # schedgen.ir.normalize steps the schedule runs before it matches ops
+    traffic_bytes: int | None = None  # main-memory traffic of the whole plan
+    traffic_lower_bound: int | None = None  # an I/O lower bound for the payload at this budget
 
 
 def format_table(plan: Plan) -> str:
@@ -210,6 +213,8 @@ def format_table(plan: Plan) -> str:
         lines.append(f"{n.id:<5} {n.root.label + ' (line ' + str(n.root.line) + ')':<34} {sizes:<22} "
                      f"{n.loop_kind:<11} {str(n.footprint_bytes) + ' / ' + str(budget) + f' ({pct:.0f}%)':<22} {fused}")
         lines.append(f"{'':<5}   axes (x)(y)(r): {n.axis_groups}")
+        if n.traffic_bytes is not None:
+            lines.append(f"{'':<5}   traffic: {_mb(n.traffic_bytes)} to and from main memory")
         for r in n.reduction_tiling:
             kind = "inner loop: dim" if n.levels == 2 else "reduction dim"
             lines.append(f"{'':<5}   {kind} d{r.dim} of op{r.op} tiled by {r.size} of {r.extent} (scf.for)")
@@ -242,4 +247,11 @@ def format_table(plan: Plan) -> str:
     for u in plan.untiled:
         lines.append(f"{'-':<5} {u.op.label + ' (line ' + str(u.op.line) + ')':<34} {'untiled':<22} {'-':<11} "
                      f"{str(u.footprint_bytes) + ' / ' + str(budget):<22} {u.reason}")
+    if plan.traffic_bytes is not None and plan.traffic_lower_bound:
+        lines.append(f"traffic: {_mb(plan.traffic_bytes)} in all, {plan.traffic_bytes / plan.traffic_lower_bound:.1f}x "
+                     f"the lower bound of {_mb(plan.traffic_lower_bound)} (compulsory, or Hong-Kung per contraction)")
     return "\n".join(lines)
+
+
+def _mb(n: int) -> str:
+    return f"{n / 1e6:.2f} MB"

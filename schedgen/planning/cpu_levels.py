@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from math import prod
 
+from schedgen.analysis.flops import is_multiply_accumulate
 from schedgen.analysis.footprint import innermost_tiles
 from schedgen.analysis.graph import users
 from schedgen.analysis.tile_search import divisors
@@ -49,15 +50,6 @@ def _largest_divisor(n: int, limit: int, multiple: int = 1) -> int:
     ds = [d for d in divisors(n) if d <= max(1, limit)]
     good = [d for d in ds if d % multiple == 0]
     return max(good or ds)
-
-
-def is_multiply_accumulate(op: TileableOp) -> bool:
-    """A reduction whose body multiplies and accumulates two inputs (matmul,
-    conv, batch matmul): the kind register tiling pays off for."""
-    inputs = [o for o in op.operands if not o.is_init]
-    body = set(op.body_ops)
-    return bool(op.reduction_dims()) and len(inputs) >= 2 and bool(body & {"arith.mulf", "arith.muli"}) \
-        and bool(body & {"arith.addf", "arith.addi"})
 
 
 def _output_dims(op: TileableOp) -> list[int]:

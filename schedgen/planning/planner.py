@@ -36,6 +36,7 @@ from schedgen.analysis.footprint import (
 from schedgen.analysis.fuse_groups import FuseGroup, find_groups
 from schedgen.analysis.graph import describe_use, outside_users, producers, users
 from schedgen.analysis.tile_search import SearchDim, Sizes, fit_tiles, keeps_order
+from schedgen.analysis.traffic import lower_bound, nest_traffic, plan_traffic
 from schedgen.errors import SchedgenError
 from schedgen.ir.load import LoadedPayload
 from schedgen.model.payload import NON_STRUCTURED_TILEABLE, Payload, TileableOp
@@ -209,6 +210,9 @@ def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
     result = Plan(payload=payload.path, func=payload.func_name, target=target, fuse_mode=mode,
                   ops=[op_ref(o) for o in payload.ops], nests=nests, untiled=untiled, footprint_mode=footprint_mode,
                   precise_checks=checker.checks if checker else 0, groups=infos, normalize=list(payload.normalize))
+    result.nests = [n.model_copy(update={"traffic_bytes": nest_traffic(payload, n).total}) for n in result.nests]
+    result.traffic_bytes = plan_traffic(payload, result).total
+    result.traffic_lower_bound = lower_bound(payload, target.memory_bytes)
     if target.cpu is not None:
         result.kernels, result.inner = cpu_levels(payload, result, target.cpu)
         result.parallel_nests = parallel_nests(payload, result, target.cpu)

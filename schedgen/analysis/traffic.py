@@ -1,0 +1,149 @@
+"""Main-memory traffic of a plan, and a lower bound on it.
+
+Traffic is the bytes that move between main memory and the local memory
+while the nests run: in every iteration of a nest's outer loops, each tile it
+reads from outside the nest (function inputs, other nests' results) comes in
+and each result tile that leaves the nest goes out; a tile read inside an
+op's own sequential reduction loop comes in on every trip of that loop when
+it moves with it (the output tile stays in local memory across it). An
+untiled op reads its inputs and writes its results once. A fused producer's
+result never moves.
+
+The lower bound per contraction is Hong and Kung's 2*M*N*K / sqrt(S)
+elements (S: the local memory in elements), and for the payload at least
+every argument read once and every result written once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod, sqrt
+
+from schedgen.analysis.axis_groups import AxisMap, NestAxes
+from schedgen.analysis.flops import is_multiply_accumulate
+from schedgen.analysis.footprint import (
+    NestShape,
+    operand_tile,
+    tiled_nest,
+    two_level_tiles,
+)
+from schedgen.model.payload import Payload, TileableOp
+from schedgen.model.plan import LoopNest, Plan
+
+
+@dataclass(frozen=True)
+class Traffic:
+    read: int = 0
+    written: int = 0
+    tiles: int = 0  # iterations of the nests' outer loops (an untiled op: 1)
+
+    @property
+    def total(self) -> int:
+        return self.read + self.written
+
+    def __add__(self, other: Traffic) -> Traffic:
+        return Traffic(self.read + other.read, self.written + other.written, self.tiles + other.tiles)
+
+
+def plan_traffic(payload: Payload, plan: Plan) -> Traffic:
+    total = Traffic()
+    for n in plan.nests:
+        total += nest_traffic(payload, n)
+    for u in plan.untiled:
+        total += untiled_traffic(payload.ops[u.op.index])
+    return total
+
+
+def untiled_traffic(op: TileableOp) -> Traffic:
+    read = sum(prod(o.shape) * o.element_bytes for o in op.operands if not o.is_init)
+    return Traffic(read=read, written=sum(prod(r.shape) * r.element_bytes for r in op.results), tiles=1)
+
+
+def nest_traffic(payload: Payload, nest: LoopNest) -> Traffic:
+    if nest.levels == 2:
+        return _two_level_traffic(payload, nest)
+    root = payload.ops[nest.root.index]
+    sizes = tuple(t or n for t, n in zip(nest.tile_sizes, root.domain))
+    members = frozenset(o.index for o in nest.ops)
+    consumers = tuple(c.index for c in nest.consumers)
+    shape = NestShape(root.index, members, sizes, tuple((r.op, r.dim, r.size) for r in nest.reduction_tiling),
+                      consumers)
+    tiled = tiled_nest(payload, shape)
+    assert tiled is not None, "a planned nest's members share it"
+    tiles = prod(n // s for n, s in zip(root.domain, sizes))
+    read = written = 0
+    for idx in tiled.members:
+        op = payload.ops[idx]
+        inner = tiled.inner(idx)
+        loops = {("r", idx, r.dim): r.extent // r.size for r in nest.reduction_tiling if r.op == idx}
+        for operand in op.operands:
+            t = operand_tile(operand, inner)
+            size = prod(x.size for x in t) if t is not None else prod(operand.shape)
+            nbytes = size * operand.element_bytes
+            if operand.is_init:
+                leaves = (idx == root.index and not nest.reuse_dest) or idx in consumers
+                written += nbytes * tiles if leaves else 0
+                continue
+            if operand.value.kind == "op" and operand.value.index in members:
+                continue  # computed in the nest: never leaves the local memory
+            moved = {lp for x in (t or []) for lp, _ in x.offset[0]}
+            read += nbytes * tiles * prod(trips for lp, trips in loops.items() if lp in moved)
+    return Traffic(read=read, written=written, tiles=tiles)
+
+
+def _two_level_traffic(payload: Payload, nest: LoopNest) -> Traffic:
+    """Each op with an inner loop reads its input tiles and writes its result
+    tile on every trip (block-sized values between the ops' loops live in
+    main memory; an accumulator stays local until its loop ends); ops run
+    once per block read what comes from outside once per block."""
+    root = payload.ops[nest.root.index]
+    members = frozenset(o.index for o in nest.ops)
+    axes = NestAxes(payload, root.index, AxisMap(payload))
+    for m in sorted(members - {root.index}, reverse=True):
+        axes.add(m)
+    outer = {f"z{d}": t for d, t in enumerate(nest.tile_sizes) if t}
+    blocks = prod(n // t for n, t in zip(root.domain, nest.tile_sizes) if t)
+    inner = {axes.names(r.op)[r.dim]: r.size for r in nest.reduction_tiling}
+    read = written = 0
+    for m in members:
+        op = payload.ops[m]
+        tiles, looped = two_level_tiles(op, axes.names(m), outer, inner)
+        own = [r for r in nest.reduction_tiling if r.op == m]
+        trips = prod(r.extent // r.size for r in own)
+        reduces = any(op.iterators[r.dim] == "reduction" for r in own)
+        for operand in op.operands:
+            t = operand_tile(operand, tiles)
+            nbytes = prod(x.size for x in t) * operand.element_bytes if t is not None else 0
+            if operand.is_init:
+                if looped or m == root.index:
+                    written += nbytes * (1 if reduces else trips) * blocks
+            elif not (operand.value.kind == "op" and operand.value.index in members and not looped):
+                read += nbytes * trips * blocks
+    return Traffic(read=read, written=written, tiles=blocks)
+
+
+def contraction_bound(op: TileableOp, memory_bytes: int) -> int:
+    """Hong and Kung's bound for a multiply-accumulate op: 2 * (output points
+    x reduction size) / sqrt(S) elements, S the local memory in elements."""
+    eb = max(o.element_bytes for o in op.operands)
+    return int(2 * prod(op.domain) / sqrt(memory_bytes / eb) * eb)
+
+
+def compulsory(payload: Payload) -> int:
+    """Every function argument a tileable op reads, read once, and every
+    returned tensor written once."""
+    read = {o.value.index: prod(o.shape) * o.element_bytes for op in payload.ops for o in op.operands
+            if o.value.kind == "arg" and not o.is_init}
+    written = 0
+    for v in payload.returns:
+        if v.kind == "op":
+            r = payload.ops[v.index].results[v.result]
+            written += prod(r.shape) * r.element_bytes
+    return sum(read.values()) + written
+
+
+def lower_bound(payload: Payload, memory_bytes: int) -> int:
+    """At least the compulsory traffic, and at least the bounds of the ops
+    that multiply and accumulate, together."""
+    return max(compulsory(payload), sum(contraction_bound(op, memory_bytes) for op in payload.ops
+                                        if is_multiply_accumulate(op)))
