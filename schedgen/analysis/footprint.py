@@ -316,8 +316,7 @@ def _grow(payload: Payload, root: int, members: frozenset[int], sizes: tuple[int
 def footprint(payload: Payload, nest: NestShape, alignment: int = 1) -> Footprint | None:
     """Bytes live in one innermost iteration (formula in the module doc), or
     None when the members cannot share the nest."""
-    reduced = {(op, d): s for op, d, s in nest.reduction_tiles}
-    tiled = _grow(payload, nest.root, nest.members, nest.root_tiles, reduced, alignment, nest.consumers)
+    tiled = tiled_nest(payload, nest, alignment)
     return tiled.footprint() if tiled is not None else None
 
 
@@ -388,10 +387,10 @@ def two_level_tiles(op: TileableOp, names: list[str], outer: dict[str, int],
     return tiles, looped
 
 
-def tiled_nest(payload: Payload, nest: NestShape) -> TiledNest | None:
+def tiled_nest(payload: Payload, nest: NestShape, alignment: int = 1) -> TiledNest | None:
     """The nest's members at their tiles (None when they cannot share it)."""
     reduced = {(op, d): s for op, d, s in nest.reduction_tiles}
-    return _grow(payload, nest.root, nest.members, nest.root_tiles, reduced, 1, nest.consumers)
+    return _grow(payload, nest.root, nest.members, nest.root_tiles, reduced, alignment, nest.consumers)
 
 
 def innermost_tiles(payload: Payload, nest: LoopNest) -> dict[int, list[DimTile]]:

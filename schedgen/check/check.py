@@ -89,6 +89,11 @@ class OpTile(BaseModel):
         return [0 if t == d else b for t, b, d in zip(self.tile, self.tile_bound, self.domain)]
 
 
+def _within(footprint_bytes: int | None, budget_bytes: int) -> bool:
+    """Measured (a dynamic tile without a bound is not) and within the budget."""
+    return footprint_bytes is not None and footprint_bytes <= budget_bytes
+
+
 class NestReport(BaseModel):
     id: int  # 1.. in IR order
     loop: str
@@ -106,7 +111,7 @@ class NestReport(BaseModel):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def ok(self) -> bool:
-        return self.footprint_bytes is not None and self.footprint_bytes <= self.budget_bytes
+        return _within(self.footprint_bytes, self.budget_bytes)
 
 
 class UntiledReport(BaseModel):
@@ -119,7 +124,7 @@ class UntiledReport(BaseModel):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def ok(self) -> bool:
-        return self.footprint_bytes is not None and self.footprint_bytes <= self.budget_bytes
+        return _within(self.footprint_bytes, self.budget_bytes)
 
 
 class Recomputed(BaseModel):

@@ -279,10 +279,6 @@ def _check_shape(t: ir.RankedTensorType, where: str, what: str, op: str | None) 
                             "(1 TiB) a tensor may have here", op=op)
 
 
-def _maps(g: ir.Operation) -> list[ir.AffineMap]:
-    return indexing_maps(g)
-
-
 def iteration_domain(g: ir.Operation) -> tuple[int | None, ...]:
     """Loop ranges of a tileable op (`g`: linalg ops generalized), read off
     its operands' static shapes through its indexing maps; None where no
@@ -295,7 +291,7 @@ def iteration_domain(g: ir.Operation) -> tuple[int | None, ...]:
             shape = shape[:ir.RankedTensorType(g.operands[0].type).rank]
         return tuple(None if ir.ShapedType.is_dynamic_size(n) else n for n in shape)
     ranges: list[int | None] = [None] * len(ir.ArrayAttr(g.attributes["iterator_types"]))
-    for v, m in zip(g.operands, _maps(g)):
+    for v, m in zip(g.operands, indexing_maps(g)):
         if not isinstance(v.type, ir.RankedTensorType):
             continue
         shape = ir.RankedTensorType(v.type).shape
@@ -327,7 +323,7 @@ def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int
         results.append(Result(s[0], s[1], s[2], str(res.type), tuple(use_of(u.owner) for u in res.uses)))
 
     if g.name == "linalg.generic":
-        maps = _maps(g)
+        maps = indexing_maps(g)
         iterators = iterator_kinds(g)
         n_inputs = len(g.operands) - len(g.results)
         operands = []
