@@ -172,7 +172,7 @@ def _plan(args: argparse.Namespace) -> tuple[Plan, Payload]:
 def _run(args: argparse.Namespace) -> int:
     if args.verb == "generate":
         from schedgen.emit.schedule import is_untouched, render
-        from schedgen.ir.isolated import applies_or_raise
+        from schedgen.ir.opt_tool import applies_or_raise
 
         if args.output is not None and args.output.is_file() and not args.force:
             _refuse_inputs(args.output, [args.payload])

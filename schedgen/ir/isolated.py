@@ -15,19 +15,15 @@ from __future__ import annotations
 import atexit
 import json
 import os
-import re
 import select
 import subprocess
 import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
 from schedgen.errors import SchedgenError, describe_death
-
-if TYPE_CHECKING:
-    from schedgen.model.plan import Plan
 
 ENTRY = "__transform_main"  # as schedgen.ir.apply (which this module must not import: it loads MLIR)
 
@@ -113,34 +109,6 @@ def apply_isolated(payload: Path | str, schedule: Path | str, entry: str = ENTRY
             raise SchedgenError(str(schedule), f"MLIR aborted while applying the schedule to {payload}: "
                                 + describe_death(code, stderr, "applying the schedule", "the child process"))
         return out.read_text()
-
-
-def applies_or_raise(payload: Path | str, schedule_text: str, plan_ops: Plan) -> None:
-    """Apply a freshly rendered schedule to a copy of `payload`; when it does
-    not apply, a SchedgenError at the payload op its failing line handles
-    (a planner bug: the plan promised what the transform ops cannot do)."""
-    with tempfile.TemporaryDirectory(prefix="schedgen-gen-") as tmp:
-        path = Path(tmp) / "schedule.mlir"
-        path.write_text(schedule_text)
-        try:
-            apply_isolated(payload, path)
-        except SchedgenError as exc:
-            line = _line_number(exc.where, str(path))
-            text = schedule_text.splitlines()[line - 1].strip() if line else ""
-            ops = [int(m) for m in re.findall(r"%(?:n\d+_|k\d+_|cpu_)?op(\d+)\b", text)]
-            op = next((o for o in plan_ops.ops if ops and o.index == ops[0]), None)
-            where = f"{payload}:{op.line}" if op else str(payload)
-            step = f" (schedule step `{text.split(' = ')[-1].split(' tile_sizes')[0][:80]}`)" if text else ""
-            raise SchedgenError(where, f"internal: the schedule planned for this payload does not apply{step}: "
-                                f"{exc.message.split(': ', 1)[-1]}; no schedule written",
-                                op=op.name if op else None) from None
-
-
-def _line_number(where: str, path: str) -> int | None:
-    if not where.startswith(path + ":"):
-        return None
-    head = where[len(path) + 1:].split(":", 1)[0]
-    return int(head) if head.isdigit() else None
 
 
 def _child(payload: str, schedule: str, entry: str, out_dir: str) -> int:
