@@ -16,7 +16,7 @@ from schedgen.analysis.traffic import (
     plan_traffic,
 )
 from schedgen.ir.load import load_payload
-from schedgen.model.target import PRESETS, Target
+from schedgen.model.target import CPU_PRESETS, PRESETS, Target
 from schedgen.planning.planner import candidate_nest, plan
 
 ROOMY = Target(name="roomy", memory_bytes=1 << 30)
@@ -73,3 +73,28 @@ def test_every_plan_moves_at_least_the_compulsory_traffic():
         assert p.traffic_bytes >= compulsory(payload), path.stem
         assert p.traffic_lower_bound == lower_bound(payload, 262144)
         assert all(n.traffic_bytes is not None and n.traffic_bytes > 0 for n in p.nests)
+
+
+def test_contractions_take_the_tiles_that_move_fewest_bytes():
+    """On a memory target a contraction's nest is tiled for least traffic
+    among the tiles that fit, a K loop included: the long-K matmul moves its
+    compulsory bytes (it was 48x that with [2, 1] tiles and K whole), the
+    matmul chain keeps its output tiles across a K loop of the fused matmul."""
+    budget = PRESETS["npu-256k"].memory_bytes
+    long_k = load_payload(ROOT / "payloads/matmul_long_k.mlir")
+    p = plan(long_k, PRESETS["npu-256k"])
+    [nest] = p.nests
+    assert nest.reduction_tiling and nest.footprint_bytes >= budget // 2
+    assert p.traffic_bytes <= 1.01 * p.traffic_lower_bound
+    chain = load_payload(ROOT / "payloads/matmul_bias_relu.mlir")
+    p = plan(chain, PRESETS["npu-256k"])
+    [nest] = p.nests
+    assert [(r.op, r.dim) for r in nest.reduction_tiling] == [(1, 2)]  # the fused matmul's K
+    assert p.traffic_bytes <= 2.5 * p.traffic_lower_bound  # 12x with the largest tiles and K whole
+
+
+def test_cpu_targets_keep_their_tiles():
+    """CPU targets are tuned for speed on the largest tiles: no K loops from the traffic search."""
+    chain = load_payload(ROOT / "payloads/matmul_bias_relu.mlir")
+    p = plan(chain, CPU_PRESETS["cpu-avx512"])
+    assert all(not n.reduction_tiling for n in p.nests)

@@ -71,3 +71,47 @@ def keeps_order(tiles: Sequence[tuple[int, int]]) -> bool:
     is split into several tiles ([1, 1, 8] of [1, 2, 40] keeps the order;
     [2, 1, 41] of [2, 2, 41] visits (0, 0, *), (1, 0, *), (0, 1, *), ...)."""
     return not any(size > 1 and any(s < e for s, e in tiles[k + 1:]) for k, (size, _) in enumerate(tiles))
+
+
+def least_cost(dims: Sequence[SearchDim], cost: Callable[[Sizes], float | None], start: Sizes,
+               max_evaluations: int = 600) -> Sizes:
+    """Local search from `start` (which must have a cost) for the sizes of
+    least `cost` (None: does not fit). Moves: one dim to any other divisor,
+    or one dim up a divisor and another down one (a larger output tile for a
+    shorter reduction chunk); steepest descent until no move helps, or the
+    evaluation budget is spent."""
+    options = {d.key: divisors(d.extent) for d in dims}
+    memo: dict[tuple, float | None] = {}
+
+    def value(sizes: Sizes) -> float | None:
+        key = tuple(sizes[d.key] for d in dims)
+        if key not in memo:
+            memo[key] = cost(sizes)
+        return memo[key]
+
+    best = dict(start)
+    best_cost = value(best)
+    assert best_cost is not None
+    while len(memo) < max_evaluations:
+        moves: list[Sizes] = []
+        for d in dims:
+            moves += [{**best, d.key: v} for v in options[d.key] if v != best[d.key]]
+        for a in dims:
+            for b in dims:
+                ka, kb = options[a.key], options[b.key]
+                ia, ib = ka.index(best[a.key]), kb.index(best[b.key])
+                if a is not b and ia + 1 < len(ka) and ib > 0:
+                    for step in (1, 2):
+                        if ia + step < len(ka) and ib - step >= 0:
+                            moves.append({**best, a.key: ka[ia + step], b.key: kb[ib - step]})
+        found = None
+        for trial in moves:
+            if len(memo) >= max_evaluations:
+                break
+            c = value(trial)
+            if c is not None and c < best_cost and (found is None or c < found[0]):
+                found = (c, trial)
+        if found is None:
+            break
+        best_cost, best = found
+    return best

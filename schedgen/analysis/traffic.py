@@ -64,24 +64,32 @@ def nest_traffic(payload: Payload, nest: LoopNest) -> Traffic:
         return _two_level_traffic(payload, nest)
     root = payload.ops[nest.root.index]
     sizes = tuple(t or n for t, n in zip(nest.tile_sizes, root.domain))
-    members = frozenset(o.index for o in nest.ops)
-    consumers = tuple(c.index for c in nest.consumers)
-    shape = NestShape(root.index, members, sizes, tuple((r.op, r.dim, r.size) for r in nest.reduction_tiling),
-                      consumers)
+    shape = NestShape(root.index, frozenset(o.index for o in nest.ops), sizes,
+                      tuple((r.op, r.dim, r.size) for r in nest.reduction_tiling), tuple(c.index for c in nest.consumers))
+    traffic = shape_traffic(payload, shape, bool(nest.reuse_dest))
+    assert traffic is not None, "a planned nest's members share it"
+    return traffic
+
+
+def shape_traffic(payload: Payload, shape: NestShape, reuse_dest: bool = False) -> Traffic | None:
+    """The traffic of a nest at given tiles (None when its members cannot
+    share it); `reuse_dest`: the root's result tiles are a consumer's."""
     tiled = tiled_nest(payload, shape)
-    assert tiled is not None, "a planned nest's members share it"
-    tiles = prod(n // s for n, s in zip(root.domain, sizes))
+    if tiled is None:
+        return None
+    root, members, consumers = payload.ops[shape.root], shape.members, shape.consumers
+    tiles = prod(n // s for n, s in zip(root.domain, shape.root_tiles))
     read = written = 0
     for idx in tiled.members:
         op = payload.ops[idx]
         inner = tiled.inner(idx)
-        loops = {("r", idx, r.dim): r.extent // r.size for r in nest.reduction_tiling if r.op == idx}
+        loops = {("r", idx, d): op.domain[d] // s for i, d, s in shape.reduction_tiles if i == idx}
         for operand in op.operands:
             t = operand_tile(operand, inner)
             size = prod(x.size for x in t) if t is not None else prod(operand.shape)
             nbytes = size * operand.element_bytes
             if operand.is_init:
-                leaves = (idx == root.index and not nest.reuse_dest) or idx in consumers
+                leaves = (idx == root.index and not reuse_dest) or idx in consumers
                 written += nbytes * tiles if leaves else 0
                 continue
             if operand.value.kind == "op" and operand.value.index in members:

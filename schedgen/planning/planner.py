@@ -23,6 +23,7 @@ from schedgen.analysis.axis_groups import (
     NestAxes,
     nest_groups,
 )
+from schedgen.analysis.flops import is_multiply_accumulate
 from schedgen.analysis.footprint import (
     Footprint,
     NestShape,
@@ -35,8 +36,19 @@ from schedgen.analysis.footprint import (
 )
 from schedgen.analysis.fuse_groups import FuseGroup, find_groups
 from schedgen.analysis.graph import describe_use, outside_users, producers, users
-from schedgen.analysis.tile_search import SearchDim, Sizes, fit_tiles, keeps_order
-from schedgen.analysis.traffic import lower_bound, nest_traffic, plan_traffic
+from schedgen.analysis.tile_search import (
+    SearchDim,
+    Sizes,
+    fit_tiles,
+    keeps_order,
+    least_cost,
+)
+from schedgen.analysis.traffic import (
+    lower_bound,
+    nest_traffic,
+    plan_traffic,
+    shape_traffic,
+)
 from schedgen.errors import SchedgenError
 from schedgen.ir.load import LoadedPayload
 from schedgen.model.payload import NON_STRUCTURED_TILEABLE, Payload, TileableOp
@@ -63,6 +75,11 @@ def op_ref(op: TileableOp) -> OpRef:
                  results=len(op.results))
 
 
+# Charged per innermost loop iteration in the traffic search: a DMA transfer's
+# setup, a loop's bookkeeping. Small against a tile, large against a 1x1 one.
+TILE_OVERHEAD_BYTES = 512
+
+
 class _Nest:
     """A nest under construction: root, members, and a memoised fit test."""
 
@@ -82,6 +99,9 @@ class _Nest:
         # Producer-driven nests: consumers fused after the producers, in order.
         self.consumers: tuple[int, ...] = ()
         self.loop_kind = "scf.forall"
+        # Memory targets: a contraction's tiles are the least traffic among those
+        # that fit. (CPU targets keep the largest tiles: their speed is tuned on those.)
+        self.least_traffic = target.cpu is None
 
     def tileable_dims(self, members: frozenset[int]) -> list[int]:
         """Root parallel dims that can be tiled without the members' slices
@@ -166,7 +186,30 @@ class _Nest:
         return {d.key: 1 for d in self.search_dims(members)}
 
     def search(self, members: frozenset[int]) -> Sizes | None:
-        return fit_tiles(self.search_dims(members), lambda s: self.fits(members, s))
+        start = fit_tiles(self.search_dims(members), lambda s: self.fits(members, s))
+        macs = [i for i in members if is_multiply_accumulate(self.payload.ops[i])]
+        if start is None or not self.least_traffic or self.consumers or not macs:
+            return start
+        # Also a K loop around a fused contraction's tile (the output tile stays local across it).
+        dims = self.search_dims(members) + [
+            SearchDim(("r", i, d), self.payload.ops[i].domain[d]) for i in sorted(macs) if i != self.root.index
+            for d in self.payload.ops[i].reduction_dims()]
+        start = {d.key: start.get(d.key, d.extent) for d in dims}
+        best = least_cost(dims, lambda s: self.cost(members, s), start)
+        return {k: v for k, v in best.items() if k[0] == "d" or v < dict((d.key, d.extent) for d in dims)[k]}
+
+    def cost(self, members: frozenset[int], sizes: Sizes) -> float | None:
+        """Traffic in bytes plus a small charge per innermost iteration (so
+        that many tiny tiles do not tie with a few large ones); None when the
+        sizes do not fit."""
+        if not self.fits(members, sizes):
+            return None
+        shape = self.shape(members, sizes)
+        traffic = shape_traffic(self.payload, shape)
+        if traffic is None:
+            return None
+        trips = prod(self.payload.ops[i].domain[d] // s for i, d, s in shape.reduction_tiles)
+        return traffic.total + TILE_OVERHEAD_BYTES * traffic.tiles * trips
 
 
 def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCERS,
@@ -562,6 +605,8 @@ def _restrict(nest: _Nest, members: frozenset[int], sizes: Sizes) -> Sizes:
     """Keep only the search dims valid for `members` (a fused reduction may
     forbid tiling a root dim)."""
     valid = {d.key: d.extent for d in nest.search_dims(members)}
+    # and K loops the traffic search put around a fused contraction that is still a member
+    valid.update({k: s for k, s in sizes.items() if k[0] == "r" and k[1] in members and k[1] != nest.root.index})
     return {k: (sizes.get(k, ext)) for k, ext in valid.items()}
 
 
@@ -596,8 +641,9 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
                                   extent=payload.ops[o].domain[d])
                   for o, d, s in shape.reduction_tiles]
     if reductions:
-        notes.append(Note(kind=NoteKind.REDUCTION_TILED, text="reduction dims tiled by sequential scf.for: the nest "
-                          "does not fit with its parallel dims tiled alone"))
+        notes.append(Note(kind=NoteKind.REDUCTION_TILED, text="reduction dims tiled by sequential scf.for (output "
+                          "tiles stay in local memory across them): with them whole, the nest does not fit or "
+                          "moves more bytes"))
     producer_refs, cse_before = _producer_refs(payload, root.index, members)
     consumer_refs = [op_ref(payload.ops[i]) for i in nest.consumers]
     reuse_dest = _reuse_dest(payload, root.index, members | set(nest.consumers), nest.consumers)
