@@ -98,3 +98,19 @@ def test_cpu_targets_keep_their_tiles():
     chain = load_payload(ROOT / "payloads/matmul_bias_relu.mlir")
     p = plan(chain, CPU_PRESETS["cpu-avx512"])
     assert all(not n.reduction_tiling for n in p.nests)
+
+
+def test_the_search_never_moves_more_than_the_largest_tiles(monkeypatch):
+    """Against the plan of the largest fitting tiles (the search switched
+    off), every payload with a contraction moves no more bytes."""
+    import schedgen.planning.planner as planner
+
+    payloads = [load_payload(ROOT / f"payloads/{name}.mlir")
+                for name in ("matmul_bias_relu", "matmul_long_k", "conv_pool", "mlp", "attention")]
+    for target in ("npu-256k", "cpu-l1"):
+        after = [plan(p, PRESETS[target]).traffic_bytes for p in payloads]
+        with monkeypatch.context() as m:
+            m.setattr(planner, "least_cost", lambda dims, cost, start, **_: start)
+            before = [plan(p, PRESETS[target]).traffic_bytes for p in payloads]
+        assert all(a <= b for a, b in zip(after, before)), (target, after, before)
+        assert sum(after) < sum(before)

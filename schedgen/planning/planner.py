@@ -195,18 +195,20 @@ class _Nest:
             SearchDim(("r", i, d), self.payload.ops[i].domain[d]) for i in sorted(macs) if i != self.root.index
             for d in self.payload.ops[i].reduction_dims()]
         start = {d.key: start.get(d.key, d.extent) for d in dims}
-        best = least_cost(dims, lambda s: self.cost(members, s), start)
+        # Never more bytes than the largest tiles move: fewer iterations alone do not pay for traffic.
+        ceiling = shape_traffic(self.payload, self.shape(members, start))
+        best = least_cost(dims, lambda s: self.cost(members, s, ceiling.total if ceiling else None), start)
         return {k: v for k, v in best.items() if k[0] == "d" or v < dict((d.key, d.extent) for d in dims)[k]}
 
-    def cost(self, members: frozenset[int], sizes: Sizes) -> float | None:
+    def cost(self, members: frozenset[int], sizes: Sizes, ceiling: int | None = None) -> float | None:
         """Traffic in bytes plus a small charge per innermost iteration (so
         that many tiny tiles do not tie with a few large ones); None when the
-        sizes do not fit."""
+        sizes do not fit, or move more than `ceiling` bytes."""
         if not self.fits(members, sizes):
             return None
         shape = self.shape(members, sizes)
         traffic = shape_traffic(self.payload, shape)
-        if traffic is None:
+        if traffic is None or (ceiling is not None and traffic.total > ceiling):
             return None
         trips = prod(self.payload.ops[i].domain[d] // s for i, d, s in shape.reduction_tiles)
         return traffic.total + TILE_OVERHEAD_BYTES * traffic.tiles * trips
