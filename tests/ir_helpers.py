@@ -53,3 +53,15 @@ def placement(module: ir.Module) -> tuple[Counter, Counter]:
 def loop_results(module: ir.Module, name: str = "scf.forall") -> list[int]:
     """The number of results of each `name` loop."""
     return [len(op.results) for op in ops(module) if op.name == name]
+
+
+def loop_trips(module: ir.Module, name: str = "scf.forall") -> list[list[int]]:
+    """Each `name` loop's static trip counts per dimension (scf.forall with static bounds)."""
+    out = []
+    for op in ops(module):
+        if op.name == name and "staticUpperBound" in op.attributes:
+            upper = list(ir.DenseI64ArrayAttr(op.attributes["staticUpperBound"]))
+            lower = list(ir.DenseI64ArrayAttr(op.attributes["staticLowerBound"]))
+            steps = list(ir.DenseI64ArrayAttr(op.attributes["staticStep"]))
+            out.append([-(-(u - lo) // s) for u, lo, s in zip(upper, lower, steps)])
+    return out

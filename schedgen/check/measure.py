@@ -89,11 +89,22 @@ def _bytes(v: ir.Value) -> int:
 
 def dim_bound(v: ir.Value, dim: int) -> int | None:
     """An upper bound of dynamic dim `dim` of `v`: read off the slice that
-    made it (through DPS results, which have their init's shape)."""
+    made it (through DPS results, which have their init's shape, and through
+    an scf.for's iteration values, which have their init's)."""
     for _ in range(100):
+        if isinstance(v, ir.BlockArgument):
+            parent = v.owner.owner
+            parent = parent.operation if isinstance(parent, ir.OpView) else parent
+            if parent.name != "scf.for" or v.arg_number < 1:
+                return None
+            v = parent.operands[3 + v.arg_number - 1]  # lb, ub, step, then the inits
+            continue
         if not isinstance(v, ir.OpResult):
             return None
         owner = owner_op(v)
+        if owner.name == "scf.for":
+            v = owner.operands[3 + v.result_number]
+            continue
         if owner.name == "tensor.extract_slice":
             static = list(ir.DenseI64ArrayAttr(owner.attributes["static_sizes"]))
             if len(static) != ir.RankedTensorType(v.type).rank:  # rank-reducing: dims do not line up
