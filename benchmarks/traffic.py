@@ -8,6 +8,9 @@ Columns, per fuse mode: the plan's traffic, its ratio to the lower bound
 contractions, whichever is larger) and the number of tiles (iterations of
 all nests' outer loops, plus one per untiled op). `untiled` is every op on
 its own with whole tensors. Figures in MB (1e6 bytes).
+
+Payloads: the bundled ones, and the transformer feed-forward blocks of
+benchmarks/payloads/ (BERT FFN, a GPT-style MLP, a 197-token ViT MLP).
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ MODES = [FuseMode.MAX_PRODUCERS, FuseMode.MAX_SIZE, FuseMode.ONLY_PATTERNS, Fuse
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--target", default="npu-256k")
-    ap.add_argument("--payload", nargs="*", type=Path, default=sorted((ROOT / "payloads").glob("*.mlir")))
+    ap.add_argument("--payload", nargs="*", type=Path, default=sorted((ROOT / "payloads").glob("*.mlir"))
+                    + sorted((ROOT / "benchmarks" / "payloads").glob("*.mlir")))
     args = ap.parse_args()
     target = load_target(args.target)
     print(f"main-memory traffic in MB, target {target.name} ({target.memory_bytes} bytes); "

@@ -145,20 +145,24 @@ def shape(tile: list[int] | tuple[int, ...]) -> str:
 
 
 def slices_of_arg(ir_text: str, arg: int) -> list[list[int]]:
-    """Result shapes of the tensor.extract_slice ops that read function argument `arg`."""
-    found: list[list[int]] = []
+    """Result shapes of the innermost tensor.extract_slice ops that read
+    function argument `arg` (a slice of a slice of it counts; its outer slice
+    does not)."""
     with ir.Context():
         module = ir.Module.parse(ir_text)
         fn = next(op for op in module.body.operations if op.operation.name == "func.func")
-        value = fn.regions[0].blocks[0].arguments[arg]
+        sources = [fn.regions[0].blocks[0].arguments[arg]]
+        slices: list[ir.Operation] = []
 
         def visit(op: ir.Operation) -> ir.WalkResult:
-            if op.name == "tensor.extract_slice" and op.operands[0] == value:
-                found.append(list(ir.RankedTensorType(op.results[0].type).shape))
+            if op.name == "tensor.extract_slice" and op.operands[0] in sources:
+                slices.append(op)
+                sources.append(op.results[0])
             return ir.WalkResult.ADVANCE
 
-        fn.operation.walk(visit)
-    return found
+        fn.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+        read = [op.operands[0] for op in slices]
+        return [list(ir.RankedTensorType(op.results[0].type).shape) for op in slices if op.results[0] not in read]
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
@@ -196,7 +200,9 @@ def test_matmul_bias_relu(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     assert group["parent"] == "cluster_nest1"
     assert sorted(group["nodes"]) == ["op0", "op1", "op2"]
     assert "#0 contraction" in group["attrs"]["label"]
-    assert dot.label("op1") == ["op1 linalg.matmul", "line 9", "tensor<1024x1024xf32>"]
+    (k_loop,) = nest.reduction_tiling  # the traffic search's K loop around the fused matmul
+    assert dot.label("op1") == ["op1 linalg.matmul", "line 9", "tensor<1024x1024xf32>",
+                                f"inner scf.for: d{k_loop.dim} by {k_loop.size}"]
     assert dot.label("arg0") == ["%arg0", "tensor<1024x1024xf32>"]
     assert dot.nodes["arg0"]["cluster"] is None and dot.nodes["return"]["cluster"] is None
     # A -> matmul carries the tile the transformed IR really slices out of %arg0

@@ -83,7 +83,7 @@ def test_ops_that_fit_are_not_tiled():
     assert all(u.reason == "fits untiled" and u.footprint_bytes <= 1048576 for u in p.untiled)
 
 
-def test_reduction_dim_tiled_only_when_nothing_else_fits(tmp_path: Path, verified):
+def test_reduction_dim_tiled_when_nothing_else_fits(tmp_path: Path, verified):
     payload = tmp_path / "long_k.mlir"
     payload.write_text(LONG_K)
     # One row of A and one column of B already take 64 KiB: K must be tiled.
@@ -99,9 +99,12 @@ def test_reduction_dim_tiled_only_when_nothing_else_fits(tmp_path: Path, verifie
     assert report.ok, report
     (measured,) = [n for n in report.nests if n.loop != "untiled"]
     assert measured.footprint_bytes == nest.footprint_bytes <= 16384
-    # With room for a whole row and column, K stays whole.
+    # With room for half of B and K whole, B would be read twice; a K loop
+    # around the whole 16x16 output reads A and B once: the compulsory bytes.
     roomy = plan(load_payload(payload), Target(name="roomy", memory_bytes=1 << 20))
-    assert all(not n.reduction_tiling for n in roomy.nests)
+    (nest,) = roomy.nests
+    assert [(r.op, r.dim) for r in nest.reduction_tiling] == [(1, 2)]
+    assert roomy.traffic_bytes == 4 * (2 * 16 * 8192 + 16 * 16)
 
 
 def test_explain_json_round_trips(capsys):

@@ -270,10 +270,6 @@ class TiledNest:
                     t = operand_tile(operand, inner)
                     shape = tuple(x.size for x in t) if t is not None else operand.shape
                     fp.add(f"op{idx} result", shape, operand.element_bytes)
-                    if self._looped(idx) and not self._contentless(operand):
-                        # An scf.for over its reductions accumulates apart from the init's tile, which
-                        # is read from main memory (and may be read by others there).
-                        fp.add(f"op{idx} accumulator", shape, operand.element_bytes)
                 continue
             t = operand_tile(operand, inner)
             shape = _result_shape(op, inner) if t is None else tuple(x.size for x in t)  # pad/pack/unpack
@@ -283,14 +279,6 @@ class TiledNest:
         if not any(o.is_init for o in op.operands):  # tensor.pad: result without init
             fp.add(f"op{idx} result", _result_shape(op, inner), op.results[0].element_bytes)
         return fp.items
-
-    def _looped(self, idx: int) -> bool:
-        op = self.payload.ops[idx]
-        return any(i == idx and s < op.domain[d] for (i, d), s in self.reduced.items())
-
-    def _contentless(self, operand: Operand) -> bool:
-        v = operand.value
-        return v.kind == "other" and self.payload.others[v.index].name == "tensor.empty"
 
     def _result_tile(self, idx: int) -> list[DimTile] | None:
         init = next((o for o in self.payload.ops[idx].operands if o.is_init), None)

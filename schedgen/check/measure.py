@@ -174,7 +174,11 @@ def _enclosing_loop(op: ir.Operation) -> ir.Operation | None:
 
 
 def _origin(v: ir.Value, produced: set) -> object | None:
-    """The nest op result that `v` is the same buffer as, if any."""
+    """The nest op result that `v` is the same buffer as, if any; else, for a
+    value carried by an scf.for (a K loop accumulating into a tile of an
+    outside init), that loop's init: the op in the loop and the ops after it
+    read and write that one tile."""
+    carried = False
     for _ in range(10000):
         if isinstance(v, ir.OpResult):
             owner = owner_op(v)
@@ -192,17 +196,17 @@ def _origin(v: ir.Value, produced: set) -> object | None:
             elif owner.name == "tensor.insert_slice":
                 v = owner.operands[1]
             elif owner.name == "scf.for":
-                v = owner.operands[3 + v.result_number]
+                v, carried = owner.operands[3 + v.result_number], True
             else:
-                return None
+                return ("carried", v) if carried else None
         elif isinstance(v, ir.BlockArgument):
             parent = v.owner.owner
             if isinstance(parent, ir.OpView):
                 parent = parent.operation
             if parent.name == "scf.for" and v.arg_number >= 1:
-                v = parent.operands[3 + v.arg_number - 1]
+                v, carried = parent.operands[3 + v.arg_number - 1], True
             else:
-                return None
+                return ("carried", v) if carried else None
         else:
             return None
     return None

@@ -813,14 +813,16 @@ def _consumer_fusion(payload: Payload, target: Target, nests: list[LoopNest], un
     order, so every fused consumer's nest operands are already in the loop
     (dominance). Kept only when the grown nest still fits."""
     grouped = {m for g in groups for m in g.members}
-    free = {n.root.index for n in nests if not n.producers and not n.consumers and not n.reduction_tiling}
+    # A K loop the traffic search chose is dropped when consumers join (they fuse at the forall level):
+    # the grown nest is searched anew and kept only if it fits.
+    free = {n.root.index for n in nests if not n.producers and not n.consumers}
     free |= {u.op.index for u in untiled}
     place = {o.index: n.root.index for n in nests for o in n.ops}  # a nest's loop sits at its root
     absorbed: set[int] = set()
     rebuilt: dict[int, LoopNest] = {}
     for n in sorted(nests, key=lambda n: n.root.index):
         root = payload.ops[n.root.index]
-        if n.root.index in absorbed or n.reduction_tiling or not root.parallel_dims() or len(root.results) != 1:
+        if n.root.index in absorbed or not root.parallel_dims() or len(root.results) != 1:
             continue
         ops = {o.index for o in n.ops}
         chosen: list[int] = []
