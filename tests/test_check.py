@@ -62,17 +62,19 @@ def test_check_reports_the_generated_schedule(tmp_path: Path):
     [nest] = report["nests"]
     assert nest["schedule_line"] == line_of(lines, "tile_using_forall %op2")
     assert nest["footprint_bytes"] == nest["planned_bytes"] <= report["budget_bytes"]
-    tiles = {o["label"]: o["tile"] for o in nest["ops"]}
-    # 128x128 output tiles, the matmul's K in steps of 64 inside (the least traffic that fits)
-    assert tiles == {"op0 linalg.fill": [128, 128], "op1 linalg.matmul": [128, 128, 64],
-                     "op2 linalg.generic": [128, 128]}
+    tiles = {o["label"]: (o["tile"], o["tile_bound"]) for o in nest["ops"]}
+    # 171x128 output tiles (1024 rows in 6, the last of 169: dynamic, bounded
+    # by 171), the matmul's K in steps of 64 inside: the least traffic that fits
+    assert tiles == {"op0 linalg.fill": ([None, 128], [171, 128]),
+                     "op1 linalg.matmul": ([None, 128, 64], [171, 128, 64]),
+                     "op2 linalg.generic": ([None, 128], [171, 128])}
     placed = {o["label"]: o["schedule_line"] for o in nest["ops"]}
     assert placed["op1 linalg.matmul"] == line_of(lines, "tile_using_for %n1_op1")
-    assert [lp["trips"] for lp in nest["loops"]] == [[8, 8], [16]]
+    assert [lp["trips"] for lp in nest["loops"]] == [[6, 8], [16]]
 
 
 def test_changed_tile_size_is_applied_as_written(tmp_path: Path):
-    edited, k = retile(MATMUL, tmp_path, "tile_using_forall %op2", "[128, 128]", "[64, 128]")
+    edited, k = retile(MATMUL, tmp_path, "tile_using_forall %op2", "[171, 128]", "[64, 128]")
     code, report = check_json(MATMUL, edited)
     assert code == 0, report["violations"]
     [nest] = report["nests"]
@@ -89,7 +91,7 @@ def test_changed_tile_size_is_applied_as_written(tmp_path: Path):
 
 
 def test_tile_too_large_names_the_nest_and_its_line(tmp_path: Path):
-    edited, k = retile(MATMUL, tmp_path, "tile_using_forall %op2", "[128, 128]", "[256, 256]")
+    edited, k = retile(MATMUL, tmp_path, "tile_using_forall %op2", "[171, 128]", "[256, 256]")
     proc = run("check", str(MATMUL), str(edited))
     assert proc.returncode == 1
     [violation] = [ln for ln in proc.stdout.splitlines() if ln.startswith("violation:")]
@@ -184,8 +186,8 @@ def test_generate_does_not_overwrite_an_edited_schedule(tmp_path: Path):
     out = tmp_path / "s.mlir"
     lines = generate(MATMUL, out)
     assert schedgen(["generate", str(MATMUL), "-o", str(out)]) == 0  # untouched: regenerated freely
-    lines[line_of(lines, "tile_sizes [128, 128]") - 1] = lines[line_of(lines, "tile_sizes [128, 128]") - 1].replace(
-        "[128, 128]", "[64, 128]")
+    lines[line_of(lines, "tile_sizes [171, 128]") - 1] = lines[line_of(lines, "tile_sizes [171, 128]") - 1].replace(
+        "[171, 128]", "[64, 128]")
     write(out, lines)
     edited = out.read_text()
     proc = run("generate", str(MATMUL), "-o", str(out))
@@ -194,7 +196,7 @@ def test_generate_does_not_overwrite_an_edited_schedule(tmp_path: Path):
                            "pass --force to overwrite it\n")
     assert out.read_text() == edited
     assert run("generate", str(MATMUL), "-o", str(out), "--force").returncode == 0
-    assert "tile_sizes [128, 128]" in out.read_text()
+    assert "tile_sizes [171, 128]" in out.read_text()
     notes = tmp_path / "notes.mlir"  # not a schedule at all
     notes.write_text("// my notes\n")
     assert run("generate", str(MATMUL), "-o", str(notes)).returncode == 2 and notes.read_text() == "// my notes\n"
@@ -203,7 +205,7 @@ def test_generate_does_not_overwrite_an_edited_schedule(tmp_path: Path):
 def test_tile_size_that_does_not_divide(tmp_path: Path):
     """96 rows of 1024: 10 full tiles and one of 64. The loop body's shapes
     are dynamic; its footprint counts the partial dim at its bound, 96."""
-    edited, k = retile(MATMUL, tmp_path, "tile_using_forall %op2", "[128, 128]", "[96, 128]")
+    edited, k = retile(MATMUL, tmp_path, "tile_using_forall %op2", "[171, 128]", "[96, 128]")
     code, report = check_json(MATMUL, edited)
     assert code == 0, report["violations"]
     [nest] = report["nests"]

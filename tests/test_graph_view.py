@@ -15,6 +15,7 @@ import pytest
 from conftest import PAYLOADS, ROOT
 from mlir import ir
 
+from schedgen.check.measure import dim_bound
 from schedgen.cli import main
 from schedgen.emit.graph import build_graph, graph_format, render_dot
 from schedgen.emit.schedule import render
@@ -147,7 +148,7 @@ def shape(tile: list[int] | tuple[int, ...]) -> str:
 def slices_of_arg(ir_text: str, arg: int) -> list[list[int]]:
     """Result shapes of the innermost tensor.extract_slice ops that read
     function argument `arg` (a slice of a slice of it counts; its outer slice
-    does not)."""
+    does not); a dynamic size is given by its bound."""
     with ir.Context():
         module = ir.Module.parse(ir_text)
         fn = next(op for op in module.body.operations if op.operation.name == "func.func")
@@ -162,7 +163,9 @@ def slices_of_arg(ir_text: str, arg: int) -> list[list[int]]:
 
         fn.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
         read = [op.operands[0] for op in slices]
-        return [list(ir.RankedTensorType(op.results[0].type).shape) for op in slices if op.results[0] not in read]
+        return [[dim_bound(op.results[0], k) if ir.ShapedType.is_dynamic_size(n) else n  # a partial tile: its bound
+                 for k, n in enumerate(ir.RankedTensorType(op.results[0].type).shape)]
+                for op in slices if op.results[0] not in read]
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:

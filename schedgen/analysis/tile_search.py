@@ -2,7 +2,9 @@
 dim back, in the same order, to the largest size that still fits.
 
 Sizes are divisors of the loop range, so every tile is full and static (see
-README, "Tile sizes divide the loop range"). The grow-back is a binary search
+README, "Tile sizes divide the loop range"), except where a SearchDim allows
+partial tiles (the traffic search on memory targets): then the last tile
+holds the remainder, and the full tile bounds its footprint. The grow-back is a binary search
 over that divisor list; footprints grow with every tile size, so "fits" is
 monotone along each dim and the search is exact per dim.
 """
@@ -21,10 +23,25 @@ def divisors(n: int) -> list[int]:
     return sorted(set(small + [n // d for d in small]))
 
 
+def tile_options(n: int, partial: bool = False) -> list[int]:
+    """Tile sizes to try for a loop of n: its divisors (every tile full), or
+    with `partial` the smallest size for each tile count, ceil(n / k): a
+    divisor where one gives that count, else the size whose last tile is
+    the smallest remainder (197 in tiles of 99, 66, 50, ...)."""
+    if not partial:
+        return divisors(n)
+    return sorted({-(-n // k) for k in range(1, n + 1)})
+
+
+def tile_count(n: int, size: int) -> int:
+    return -(-n // size)
+
+
 @dataclass(frozen=True)
 class SearchDim:
     key: Hashable  # e.g. ("d", 0) for a root dim, ("r", op, dim) for a reduction dim
     extent: int
+    partial: bool = False  # sizes that do not divide the extent may be tried (a remainder tile)
 
 
 def fit_tiles(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool],
@@ -33,7 +50,7 @@ def fit_tiles(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool],
     starting from `start` (default: every dim whole); None when even
     1-element tiles along every dim do not fit."""
     sizes: Sizes = dict(start) if start else {d.key: d.extent for d in dims}
-    options = {d.key: divisors(d.extent) for d in dims}
+    options = {d.key: tile_options(d.extent, d.partial) for d in dims}
     # Shrink: halve (to the next divisor) one dim at a time, in order.
     for d in dims:
         while not fits(sizes) and sizes[d.key] > 1:
@@ -80,7 +97,7 @@ def least_cost(dims: Sequence[SearchDim], cost: Callable[[Sizes], float | None],
     or one dim up a divisor and another down one (a larger output tile for a
     shorter reduction chunk); steepest descent until no move helps, or the
     evaluation budget is spent."""
-    options = {d.key: divisors(d.extent) for d in dims}
+    options = {d.key: tile_options(d.extent, d.partial) for d in dims}
     memo: dict[tuple, float | None] = {}
 
     def value(sizes: Sizes) -> float | None:

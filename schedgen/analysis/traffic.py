@@ -27,6 +27,7 @@ from schedgen.analysis.footprint import (
     tiled_nest,
     two_level_tiles,
 )
+from schedgen.analysis.tile_search import tile_count
 from schedgen.model.payload import Payload, TileableOp
 from schedgen.model.plan import LoopNest, Plan
 
@@ -78,12 +79,12 @@ def shape_traffic(payload: Payload, shape: NestShape, reuse_dest: bool = False) 
     if tiled is None:
         return None
     root, members, consumers = payload.ops[shape.root], shape.members, shape.consumers
-    tiles = prod(n // s for n, s in zip(root.domain, shape.root_tiles))
+    tiles = prod(tile_count(n, s) for n, s in zip(root.domain, shape.root_tiles))
     read = written = 0
     for idx in tiled.members:
         op = payload.ops[idx]
         inner = tiled.inner(idx)
-        loops = {("r", idx, d): op.domain[d] // s for i, d, s in shape.reduction_tiles if i == idx}
+        loops = {("r", idx, d): tile_count(op.domain[d], s) for i, d, s in shape.reduction_tiles if i == idx}
         for operand in op.operands:
             t = operand_tile(operand, inner)
             size = prod(x.size for x in t) if t is not None else prod(operand.shape)
@@ -110,14 +111,14 @@ def _two_level_traffic(payload: Payload, nest: LoopNest) -> Traffic:
     for m in sorted(members - {root.index}, reverse=True):
         axes.add(m)
     outer = {f"z{d}": t for d, t in enumerate(nest.tile_sizes) if t}
-    blocks = prod(n // t for n, t in zip(root.domain, nest.tile_sizes) if t)
+    blocks = prod(tile_count(n, t) for n, t in zip(root.domain, nest.tile_sizes) if t)
     inner = {axes.names(r.op)[r.dim]: r.size for r in nest.reduction_tiling}
     read = written = 0
     for m in members:
         op = payload.ops[m]
         tiles, looped = two_level_tiles(op, axes.names(m), outer, inner)
         own = [r for r in nest.reduction_tiling if r.op == m]
-        trips = prod(r.extent // r.size for r in own)
+        trips = prod(tile_count(r.extent, r.size) for r in own)
         reduces = any(op.iterators[r.dim] == "reduction" for r in own)
         for operand in op.operands:
             t = operand_tile(operand, tiles)

@@ -60,6 +60,7 @@ class NoteKind(str, Enum):
     SHARED_RESULT = "shared-result"  # left out: its result is also read outside the nest
     ONLY_PATTERNS = "only-patterns"  # producers outside the fuse groups, by the fuse mode
     REDUCTION_TILED = "reduction-tiled"  # reduction dims tiled by scf.for to fit
+    PARTIAL_TILES = "partial-tiles"  # a tile size that does not divide its loop: a smaller last tile
     TWO_LEVEL = "two-level"
     PRODUCER_DRIVEN = "producer-driven"
 

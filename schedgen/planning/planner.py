@@ -42,6 +42,7 @@ from schedgen.analysis.tile_search import (
     fit_tiles,
     keeps_order,
     least_cost,
+    tile_count,
 )
 from schedgen.analysis.traffic import (
     lower_bound,
@@ -180,16 +181,22 @@ class _Nest:
             return True
         par = [d for d in self.search_dims(members) if d.key[0] == "d"]
         most = prod(d.extent for d in par)
-        return prod(d.extent // sizes.get(d.key, d.extent) for d in par) >= min(self.cores, most)
+        return prod(tile_count(d.extent, sizes.get(d.key, d.extent)) for d in par) >= min(self.cores, most)
 
     def minimal(self, members: frozenset[int]) -> Sizes:
         return {d.key: 1 for d in self.search_dims(members)}
 
+    def traffic_searched(self, members: frozenset[int]) -> bool:
+        """Whether the nest's tiles are chosen for least traffic: memory
+        targets, a contraction among the members, no consumers fused."""
+        return self.least_traffic and not self.consumers and \
+            any(is_multiply_accumulate(self.payload.ops[i]) for i in members)
+
     def search(self, members: frozenset[int]) -> Sizes | None:
         start = fit_tiles(self.search_dims(members), lambda s: self.fits(members, s))
-        macs = [i for i in members if is_multiply_accumulate(self.payload.ops[i])]
-        if start is None or not self.least_traffic or self.consumers or not macs:
+        if start is None or not self.traffic_searched(members):
             return start
+        macs = [i for i in members if is_multiply_accumulate(self.payload.ops[i])]
         # Also a K loop around a fused contraction's tile (the output tile stays local across it).
         dims = self.search_dims(members) + [
             SearchDim(("r", i, d), self.payload.ops[i].domain[d]) for i in sorted(macs) if i != self.root.index
@@ -197,7 +204,18 @@ class _Nest:
         start = {d.key: start.get(d.key, d.extent) for d in dims}
         # Never more bytes than the largest tiles move: fewer iterations alone do not pay for traffic.
         ceiling = shape_traffic(self.payload, self.shape(members, start))
-        best = least_cost(dims, lambda s: self.cost(members, s, ceiling.total if ceiling else None), start)
+
+        def cost(s: Sizes) -> float | None:
+            return self.cost(members, s, ceiling.total if ceiling else None)
+
+        best = least_cost(dims, cost, start)
+        # Then partial tiles from there (a remainder tile, bounded by the full
+        # one): divisors first, so that a move to a non-divisor must pay for
+        # itself. Only where every member reads plain dims: a window (a
+        # convolution's input) of a partial tile is sized by affine.apply
+        # chains that check cannot bound.
+        if all(_plain(self.payload.ops[i]) for i in members):
+            best = least_cost([SearchDim(d.key, d.extent, partial=True) for d in dims], cost, best)
         return {k: v for k, v in best.items() if k[0] == "d" or v < dict((d.key, d.extent) for d in dims)[k]}
 
     def cost(self, members: frozenset[int], sizes: Sizes, ceiling: int | None = None) -> float | None:
@@ -210,7 +228,7 @@ class _Nest:
         traffic = shape_traffic(self.payload, shape)
         if traffic is None or (ceiling is not None and traffic.total > ceiling):
             return None
-        trips = prod(self.payload.ops[i].domain[d] // s for i, d, s in shape.reduction_tiles)
+        trips = prod(tile_count(self.payload.ops[i].domain[d], s) for i, d, s in shape.reduction_tiles)
         return traffic.total + TILE_OVERHEAD_BYTES * traffic.tiles * trips
 
 
@@ -581,19 +599,27 @@ def _grow(payload: Payload, root: TileableOp, members: frozenset[int], taken: di
     return members
 
 
+def _plain(op: TileableOp) -> bool:
+    """Every operand indexed by plain dims (or constants): no windows."""
+    return all(o.exprs is not None and all(e is None or e.as_dim() is not None for e in o.exprs)
+               for o in op.operands)
+
+
 def _precise_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Sizes, nest_id: int,
                   notes: list[Note], checker: PreciseChecker) -> LoopNest:
     """Grow the analytic tile sizes back with the precise check. The analytic
     figure bounds the simulated peak (every simulated buffer is one of its
     aligned terms), so sizes the estimate accepts are not simulated, and the
-    result is at least the analytic tile along every dim."""
+    result is at least the analytic tile along every dim. Tiles chosen for
+    least traffic are kept: larger ones would move more bytes."""
 
     def fits(s: Sizes) -> bool:
         if nest.fits(members, s):
             return True
         return checker.check(_loop_nest(payload, nest, members, s, nest_id, [])).peak <= nest.budget
 
-    sizes = fit_tiles(nest.search_dims(members), fits, start=sizes) or sizes
+    if not nest.traffic_searched(members):
+        sizes = fit_tiles(nest.search_dims(members), fits, start=sizes) or sizes
     final = _loop_nest(payload, nest, members, sizes, nest_id, notes)
     sim = checker.check(final)
     return final.model_copy(update={
@@ -646,6 +672,13 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
         notes.append(Note(kind=NoteKind.REDUCTION_TILED, text="reduction dims tiled by sequential scf.for (output "
                           "tiles stay in local memory across them): with them whole, the nest does not fit or "
                           "moves more bytes"))
+    partial = [f"{s} of {n} (op{root.index} d{d})" for d, (s, n) in enumerate(zip(shape.root_tiles, root.domain))
+               if s and n % s]
+    partial += [f"{r.size} of {r.extent} (op{r.op} d{r.dim})" for r in reductions if r.extent % r.size]
+    if partial:
+        notes.append(Note(kind=NoteKind.PARTIAL_TILES, text=f"partial tiles: {', '.join(partial)}; the last tile "
+                          "holds the remainder, within the full tile's footprint, and moves fewer bytes than the "
+                          "divisors would"))
     producer_refs, cse_before = _producer_refs(payload, root.index, members)
     consumer_refs = [op_ref(payload.ops[i]) for i in nest.consumers]
     reuse_dest = _reuse_dest(payload, root.index, members | set(nest.consumers), nest.consumers)
