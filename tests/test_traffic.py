@@ -137,3 +137,27 @@ def test_partial_tiles_on_a_prime_extent(tmp_path: Path, verified):
     assert sorted(n.footprint_bytes for n in report.nests if n.loop != "untiled") == \
         sorted(n.footprint_bytes for n in p.nests)
     assert all(r.max_abs_err == 0 for r in report.results)
+
+
+def test_repeated_nests_are_searched_once(monkeypatch, tmp_path: Path):
+    """A chain's 20 matmul steps (a model's repeated layers) have the same
+    ops, shapes and maps: the traffic search runs once per distinct nest, and
+    every copy gets the same tiles."""
+    import sys
+
+    import schedgen.planning.planner as planner
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from generate_speed import chain_payload
+
+    calls = []
+    real = planner.least_cost
+    monkeypatch.setattr(planner, "least_cost", lambda *a, **k: calls.append(1) or real(*a, **k))
+    path = tmp_path / "chain.mlir"
+    path.write_text(chain_payload(100))
+    p = plan(load_payload(path), PRESETS["npu-256k"])
+    matmul_nests = [n for n in p.nests if any(o.name == "linalg.matmul" for o in n.ops)]
+    assert len(matmul_nests) >= 20
+    assert 0 < len(calls) <= 2 * 4  # two phases (divisors, then partial tiles) per distinct nest
+    assert len({(tuple(n.tile_sizes), tuple((r.size, r.dim) for r in n.reduction_tiling))
+                for n in matmul_nests[1:-1]}) <= 2

@@ -23,6 +23,7 @@ from schedgen.analysis.axis_groups import AxisMap, NestAxes
 from schedgen.analysis.flops import is_multiply_accumulate
 from schedgen.analysis.footprint import (
     NestShape,
+    TiledNest,
     operand_tile,
     tiled_nest,
     two_level_tiles,
@@ -72,10 +73,12 @@ def nest_traffic(payload: Payload, nest: LoopNest) -> Traffic:
     return traffic
 
 
-def shape_traffic(payload: Payload, shape: NestShape, reuse_dest: bool = False) -> Traffic | None:
+def shape_traffic(payload: Payload, shape: NestShape, reuse_dest: bool = False,
+                  tiled: TiledNest | None = None) -> Traffic | None:
     """The traffic of a nest at given tiles (None when its members cannot
-    share it); `reuse_dest`: the root's result tiles are a consumer's."""
-    tiled = tiled_nest(payload, shape)
+    share it); `reuse_dest`: the root's result tiles are a consumer's;
+    `tiled`: the nest already built at these tiles."""
+    tiled = tiled or tiled_nest(payload, shape)
     if tiled is None:
         return None
     root, members, consumers = payload.ops[shape.root], shape.members, shape.consumers

@@ -13,7 +13,7 @@ twice; otherwise it stays unfused (and is planned on its own later).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from math import prod
 
 from schedgen.analysis.axis_groups import (
@@ -31,6 +31,7 @@ from schedgen.analysis.footprint import (
     footprint,
     forall_dims,
     nest_tiles,
+    tiled_nest,
     two_level_footprint,
     untiled_footprint,
 )
@@ -52,7 +53,12 @@ from schedgen.analysis.traffic import (
 )
 from schedgen.errors import SchedgenError
 from schedgen.ir.load import LoadedPayload
-from schedgen.model.payload import NON_STRUCTURED_TILEABLE, Payload, TileableOp
+from schedgen.model.payload import (
+    NON_STRUCTURED_TILEABLE,
+    Payload,
+    TileableOp,
+    ValueRef,
+)
 from schedgen.model.plan import (
     FootprintItem,
     FuseMode,
@@ -95,7 +101,7 @@ class _Nest:
         self.budget = target.memory_bytes
         self.alignment = target.alignment_bytes
         self.cores = target.cores
-        self._cache: dict[tuple, Footprint | None] = {}
+        self._cache: dict[tuple, TiledNest | None] = {}
         self._dims: dict[frozenset[int], list[SearchDim]] = {}
         # Producer-driven nests: consumers fused after the producers, in order.
         self.consumers: tuple[int, ...] = ()
@@ -154,12 +160,17 @@ class _Nest:
         return NestShape(self.root.index, members | set(self.consumers), root_sizes, tuple(sorted(red)),
                          self.consumers)
 
-    def footprint(self, members: frozenset[int], sizes: Sizes) -> Footprint | None:
+    def tiled(self, members: frozenset[int], sizes: Sizes) -> TiledNest | None:
+        """The members at these tiles, built once for footprint and traffic."""
         nest = self.shape(members, sizes)
         key = (nest.members, nest.root_tiles, nest.reduction_tiles)
         if key not in self._cache:
-            self._cache[key] = footprint(self.payload, nest, self.alignment)
+            self._cache[key] = tiled_nest(self.payload, nest, self.alignment)
         return self._cache[key]
+
+    def footprint(self, members: frozenset[int], sizes: Sizes) -> Footprint | None:
+        tiled = self.tiled(members, sizes)
+        return tiled.footprint() if tiled is not None else None
 
     def fits(self, members: frozenset[int], sizes: Sizes) -> bool:
         if not self.keeps_order(sizes):
@@ -192,7 +203,36 @@ class _Nest:
         return self.least_traffic and not self.consumers and \
             any(is_multiply_accumulate(self.payload.ops[i]) for i in members)
 
+    def signature(self, members: frozenset[int]) -> tuple:
+        """Everything the tile search reads, relative to the root: nests of
+        the same ops, shapes and maps (a model's repeated layers, a chain's
+        steps) get the same tiles, searched once."""
+        ops = members | set(self.consumers)
+        root = self.root.index
+
+        def source(v: ValueRef) -> tuple:
+            if v.kind == "op" and v.index in ops:
+                return ("member", v.index - root, v.result)
+            return ("other", self.payload.others[v.index].name) if v.kind == "other" else (v.kind,)
+
+        shapes = tuple((i - root, op.name, op.domain, op.iterators,
+                        tuple((source(o.value), o.shape, o.element_bytes, o.is_init, o.indexing_map)
+                              for o in op.operands),
+                        tuple((r.shape, r.element_bytes) for r in op.results))
+                       for i in sorted(ops) for op in [self.payload.ops[i]])
+        return (shapes, tuple(c - root for c in self.consumers), tuple(self.order), self.loop_kind, self.budget,
+                self.alignment, self.cores, self.least_traffic)
+
     def search(self, members: frozenset[int]) -> Sizes | None:
+        key = self.signature(members)
+        root = self.root.index
+        if key not in _SEARCHED:
+            found = self._search(members)
+            _SEARCHED[key] = None if found is None else {_shift(k, -root): v for k, v in found.items()}
+        found = _SEARCHED[key]
+        return None if found is None else {_shift(k, root): v for k, v in found.items()}
+
+    def _search(self, members: frozenset[int]) -> Sizes | None:
         start = fit_tiles(self.search_dims(members), lambda s: self.fits(members, s))
         if start is None or not self.traffic_searched(members):
             return start
@@ -225,11 +265,21 @@ class _Nest:
         if not self.fits(members, sizes):
             return None
         shape = self.shape(members, sizes)
-        traffic = shape_traffic(self.payload, shape)
+        traffic = shape_traffic(self.payload, shape, tiled=self.tiled(members, sizes))
         if traffic is None or (ceiling is not None and traffic.total > ceiling):
             return None
         trips = prod(tile_count(self.payload.ops[i].domain[d], s) for i, d, s in shape.reduction_tiles)
         return traffic.total + TILE_OVERHEAD_BYTES * traffic.tiles * trips
+
+
+# Tile searches of the plan being made, by nest signature (_Nest.signature),
+# sizes keyed relative to the root.
+_SEARCHED: dict[tuple, Sizes | None] = {}
+
+
+def _shift(key: Hashable, by: int) -> Hashable:
+    """A search key ("d", dim) as it is; ("r", op, dim) with op moved by `by`."""
+    return (key[0], key[1] + by, key[2]) if isinstance(key, tuple) and key[0] == "r" else key
 
 
 def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCERS,
@@ -245,9 +295,11 @@ def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCE
     if footprint_mode == "precise" and tiling is None:
         raise ValueError("precise footprints need tiling=, the tiling script of a nest")
     checker = PreciseChecker(payload, target, tiling, source) if tiling is not None and footprint_mode == "precise" else None
+    _SEARCHED.clear()  # searches are shared by the nests of one plan, never across plans
     try:
         return _plan(payload, target, mode, footprint_mode, checker, strict_groups)
     finally:
+        _SEARCHED.clear()
         if checker is not None:
             checker.close()  # its progress bar
 
