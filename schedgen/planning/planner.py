@@ -220,8 +220,11 @@ class _Nest:
                               for o in op.operands),
                         tuple((r.shape, r.element_bytes) for r in op.results))
                        for i in sorted(ops) for op in [self.payload.ops[i]])
-        return (shapes, tuple(c - root for c in self.consumers), tuple(self.order), self.loop_kind, self.budget,
-                self.alignment, self.cores, self.least_traffic)
+        # The dims it may tile come from the payload's axis groups too (a transpose's dims are x or y by
+        # what reads its result).
+        dims = tuple((_shift(d.key, -root), d.extent) for d in self.search_dims(members))
+        return (shapes, dims, tuple(c - root for c in self.consumers), tuple(self.order), self.loop_kind,
+                self.budget, self.alignment, self.cores, self.least_traffic)
 
     def search(self, members: frozenset[int]) -> Sizes | None:
         key = self.signature(members)
