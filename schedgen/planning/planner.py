@@ -246,7 +246,7 @@ class _Nest:
             for d in self.payload.ops[i].reduction_dims()]
         start = {d.key: start.get(d.key, d.extent) for d in dims}
         # Never more bytes than the largest tiles move: fewer iterations alone do not pay for traffic.
-        ceiling = shape_traffic(self.payload, self.shape(members, start))
+        ceiling = shape_traffic(self.payload, self.shape(members, start), tiled=self.tiled(members, start))
 
         def cost(s: Sizes) -> float | None:
             return self.cost(members, s, ceiling.total if ceiling else None)
@@ -259,7 +259,8 @@ class _Nest:
         # chains that check cannot bound.
         if all(_plain(self.payload.ops[i]) for i in members):
             best = least_cost([SearchDim(d.key, d.extent, partial=True) for d in dims], cost, best)
-        return {k: v for k, v in best.items() if k[0] == "d" or v < dict((d.key, d.extent) for d in dims)[k]}
+        extents = {d.key: d.extent for d in dims}
+        return {k: v for k, v in best.items() if k[0] == "d" or v < extents[k]}  # a whole K needs no loop
 
     def cost(self, members: frozenset[int], sizes: Sizes, ceiling: int | None = None) -> float | None:
         """Traffic in bytes plus a small charge per innermost iteration (so
