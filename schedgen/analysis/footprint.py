@@ -21,6 +21,12 @@ is read off its result map.
                                                    a nest op and X reads that
                                                    whole tile (shared buffer)
 
+An elementwise generic's result tile is not counted either when it can be
+written in place over an input tile computed in the nest, of the same
+bytes, that no other nest op reads (bias + relu over the matmul
+accumulator): the measurement (check/measure.py) and the precise placement
+reuse that buffer the same way.
+
 bytes(tile) = product of tile extents * element size, rounded up to the
 target's alignment (so the estimate bounds any aligned placement). Inputs read by several
 ops are counted once per reading op: that is what the tiled IR holds before
@@ -223,7 +229,7 @@ class TiledNest:
         self.members.add(idx)
         try:
             change = sum(b for _, _, b in self._items(idx))
-            for u in self._users_in(idx):
+            for u in self._affected(idx) - {idx}:
                 change += sum(b for _, _, b in self._items(u)) - sum(b for _, _, b in self.items[u])
             return change
         finally:
@@ -240,11 +246,43 @@ class TiledNest:
             return False
         self.tiles[idx] = tiles
         self.members.add(idx)
-        for op in [idx, *self._users_in(idx)]:
+        for op in self._affected(idx):
             self.total -= sum(b for _, _, b in self.items.get(op, []))
             self.items[op] = self._items(op)
             self.total += sum(b for _, _, b in self.items[op])
         return True
+
+    def _affected(self, idx: int) -> set[int]:
+        """The members whose items change when `idx` joins: itself, its users
+        (they now share its result tile), and the other readers of the nest
+        values it reads (they may no longer be the only reader: the in-place
+        rule)."""
+        read = {o.value.index for o in self.payload.ops[idx].operands
+                if o.value.kind == "op" and o.value.index in self.members and o.value.index != idx}
+        return {idx, *self._users_in(idx), *(u for v in read for u in self._users_in(v))}
+
+    def _in_place_over(self, idx: int, inner: list[DimTile]) -> int | None:
+        """The member whose result tile op `idx` (elementwise, its init from
+        outside the nest) overwrites with its own result: read only by `idx`,
+        whole, and of the same bytes. None when there is none."""
+        op = self.payload.ops[idx]
+        if not _elementwise(op):
+            return None
+        init = next(o for o in op.operands if o.is_init)
+        if init.value.kind == "op" and init.value.index in self.members:
+            return None
+        t = operand_tile(init, inner)
+        want = prod(x.size for x in t) * init.element_bytes if t is not None else None
+        for operand in op.operands:
+            v = operand.value
+            if operand.is_init or v.kind != "op" or v.index not in self.members or v.index == idx:
+                continue
+            held = self._result_tile(v.index)
+            if held is None or operand_tile(operand, inner) != held or self._users_in(v.index) != {idx}:
+                continue
+            if prod(x.size for x in held) * operand.element_bytes == want:
+                return v.index
+        return None
 
     def inner(self, idx: int) -> list[DimTile]:
         """Op `idx`'s tile in the innermost loop body (its own reduction loops applied)."""
@@ -269,7 +307,11 @@ class TiledNest:
                 if not in_nest:
                     t = operand_tile(operand, inner)
                     shape = tuple(x.size for x in t) if t is not None else operand.shape
-                    fp.add(f"op{idx} result", shape, operand.element_bytes)
+                    over = self._in_place_over(idx, inner)
+                    if over is None:
+                        fp.add(f"op{idx} result", shape, operand.element_bytes)
+                    else:
+                        fp.items.append((f"op{idx} result, in place over op{over}'s tile", shape, 0))
                 continue
             t = operand_tile(operand, inner)
             shape = _result_shape(op, inner) if t is None else tuple(x.size for x in t)  # pad/pack/unpack
@@ -318,6 +360,21 @@ def footprint(payload: Payload, nest: NestShape, alignment: int = 1) -> Footprin
     None when the members cannot share the nest."""
     tiled = tiled_nest(payload, nest, alignment)
     return tiled.footprint() if tiled is not None else None
+
+
+def _elementwise(op: TileableOp) -> bool:
+    """A parallel generic whose full-rank operands all use its result's
+    permutation map (placement.elementwise, on the payload model)."""
+    if op.name != "linalg.generic" or any(k != "parallel" for k in op.iterators) or len(op.results) != 1:
+        return False
+    init = next((o for o in op.operands if o.is_init), None)
+    if init is None or init.exprs is None:
+        return False
+    dims = [e.as_dim() if e is not None else None for e in init.exprs]
+    if None in dims or sorted(dims) != list(range(len(op.domain))):  # type: ignore[type-var]
+        return False
+    return all(o.exprs == init.exprs for o in op.operands
+               if o.exprs is not None and len(o.exprs) == len(init.exprs))
 
 
 def _result_shape(op: TileableOp, inner: list[DimTile]) -> tuple[int, ...]:

@@ -91,12 +91,14 @@ def keeps_order(tiles: Sequence[tuple[int, int]]) -> bool:
 
 
 def least_cost(dims: Sequence[SearchDim], cost: Callable[[Sizes], float | None], start: Sizes,
-               max_evaluations: int = 600) -> Sizes:
+               max_evaluations: int = 600, make_room: Sequence[Hashable] = ()) -> Sizes:
     """Local search from `start` (which must have a cost) for the sizes of
     least `cost` (None: does not fit). Moves: one dim to any other divisor,
     or one dim up a divisor and another down one (a larger output tile for a
-    shorter reduction chunk); steepest descent until no move helps, or the
-    evaluation budget is spent."""
+    shorter reduction chunk); a dim grown past what fits also tries the dims
+    of `make_room` (reduction chunks, whose size moves no bytes) shrunk to
+    the largest that fits again. Steepest descent until no move helps, or
+    the evaluation budget is spent."""
     options = {d.key: tile_options(d.extent, d.partial) for d in dims}
     memo: dict[tuple, float | None] = {}
 
@@ -106,29 +108,56 @@ def least_cost(dims: Sequence[SearchDim], cost: Callable[[Sizes], float | None],
             memo[key] = cost(sizes)
         return memo[key]
 
+    def refit(trial: Sizes) -> Sizes | None:
+        """`trial` with the make-room dims shrunk, in order, each to the
+        largest option that fits (None when the smallest does not)."""
+        trial = dict(trial)
+        for k in make_room:
+            opts = [v for v in options[k] if v <= trial[k]]
+            lo, hi = -1, len(opts) - 1  # opts[lo] fits (-1: none known)
+            while lo < hi and len(memo) < max_evaluations:
+                mid = (lo + hi + 1) // 2
+                if value({**trial, k: opts[mid]}) is not None:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            if lo >= 0:
+                return {**trial, k: opts[lo]}
+            trial[k] = opts[0]
+        return None
+
     best = dict(start)
     best_cost = value(best)
     assert best_cost is not None
     while len(memo) < max_evaluations:
-        moves: list[Sizes] = []
-        for d in dims:
-            moves += [{**best, d.key: v} for v in options[d.key] if v != best[d.key]]
-        for a in dims:
-            for b in dims:
-                ka, kb = options[a.key], options[b.key]
-                ia, ib = ka.index(best[a.key]), kb.index(best[b.key])
-                if a is not b and ia + 1 < len(ka) and ib > 0:
-                    for step in (1, 2):
-                        if ia + step < len(ka) and ib - step >= 0:
-                            moves.append({**best, a.key: ka[ia + step], b.key: kb[ib - step]})
         found = None
-        for trial in moves:
+        for trial in _moves(dims, options, best):
             if len(memo) >= max_evaluations:
                 break
             c = value(trial)
+            grown = [k for k in trial if trial[k] > best[k] and k not in make_room]
+            if c is None and grown and make_room:
+                fitted = refit(trial)
+                trial, c = (fitted, value(fitted)) if fitted is not None else (trial, None)
             if c is not None and c < best_cost and (found is None or c < found[0]):
                 found = (c, trial)
         if found is None:
             break
         best_cost, best = found
     return best
+
+
+def _moves(dims: Sequence[SearchDim], options: dict[Hashable, list[int]], best: Sizes) -> list[Sizes]:
+    """One dim to any other option; one dim up one or two options and
+    another down as many."""
+    moves: list[Sizes] = []
+    for d in dims:
+        moves += [{**best, d.key: v} for v in options[d.key] if v != best[d.key]]
+    for a in dims:
+        for b in dims:
+            ka, kb = options[a.key], options[b.key]
+            ia, ib = ka.index(best[a.key]), kb.index(best[b.key])
+            if a is not b:
+                moves += [{**best, a.key: ka[ia + step], b.key: kb[ib - step]} for step in (1, 2)
+                          if ia + step < len(ka) and ib - step >= 0]
+    return moves

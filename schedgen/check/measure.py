@@ -6,7 +6,9 @@ live in it (those in the body and in the bodies of its enclosing loops)
 read or write. Values that are one buffer are counted once: a DPS op's result
 and its init when the init is produced inside the nest (a fill feeding a
 matmul accumulator), a loop's iter_arg, init and result, and full-size
-extract/insert slices of such values. Every other tensor operand, e.g. each
+extract/insert slices of such values, and an elementwise op's result and
+an input tile of the same size that dies there (written in place, as the
+precise placement does). Every other tensor operand, e.g. each
 extract_slice of a function argument, is its own tile. Tile types must be
 static (schedgen's tile sizes divide the loop ranges).
 """
@@ -264,7 +266,8 @@ def _body_footprint(ops: list[ir.Operation], alignment: int, precise: bool) -> i
     buffers, in_place = _body_buffers(ops)
     if precise:
         return first_fit(buffers, alignment, in_place).peak
-    return sum(-(-b.bytes // alignment) * alignment for b in buffers)
+    # An elementwise result written over an input that dies there is that input's buffer.
+    return sum(-(-b.bytes // alignment) * alignment for i, b in enumerate(buffers) if i not in in_place)
 
 
 def measure(module: ir.Module, func_name: str, alignment: int = 1, precise: bool = False) -> Measurement:

@@ -251,14 +251,15 @@ class _Nest:
         def cost(s: Sizes) -> float | None:
             return self.cost(members, s, ceiling.total if ceiling else None)
 
-        best = least_cost(dims, cost, start)
+        room = [d.key for d in dims if d.key[0] == "r"]
+        best = least_cost(dims, cost, start, make_room=room)
         # Then partial tiles from there (a remainder tile, bounded by the full
         # one): divisors first, so that a move to a non-divisor must pay for
         # itself. Only where every member reads plain dims: a window (a
         # convolution's input) of a partial tile is sized by affine.apply
         # chains that check cannot bound.
         if all(_plain(self.payload.ops[i]) for i in members):
-            best = least_cost([SearchDim(d.key, d.extent, partial=True) for d in dims], cost, best)
+            best = least_cost([SearchDim(d.key, d.extent, partial=True) for d in dims], cost, best, make_room=room)
         extents = {d.key: d.extent for d in dims}
         return {k: v for k, v in best.items() if k[0] == "d" or v < extents[k]}  # a whole K needs no loop
 
