@@ -63,23 +63,25 @@ def test_check_reports_the_generated_schedule(tmp_path: Path):
     assert nest["schedule_line"] == line_of(lines, "tile_using_forall %op2")
     assert nest["footprint_bytes"] == nest["planned_bytes"] <= report["budget_bytes"]
     tiles = {o["label"]: (o["tile"], o["tile_bound"]) for o in nest["ops"]}
-    # 171x128 output tiles (1024 rows in 6, the last of 169: dynamic, bounded
-    # by 171), the matmul's K in steps of 64 inside: the least traffic that fits
-    assert tiles == {"op0 linalg.fill": ([None, 128], [171, 128]),
-                     "op1 linalg.matmul": ([None, 128, 64], [171, 128, 64]),
-                     "op2 linalg.generic": ([None, 128], [171, 128])}
+    # 256x205 output tiles (1024 columns in 5, the last of 204: dynamic,
+    # bounded by 205), the matmul's K in steps of 25 inside (41 trips, the
+    # last of 24), relu written in place over the matmul's tile: the least
+    # traffic that fits
+    assert tiles == {"op0 linalg.fill": ([256, None], [256, 205]),
+                     "op1 linalg.matmul": ([256, None, None], [256, 205, 25]),
+                     "op2 linalg.generic": ([256, None], [256, 205])}
     placed = {o["label"]: o["schedule_line"] for o in nest["ops"]}
     assert placed["op1 linalg.matmul"] == line_of(lines, "tile_using_for %n1_op1")
-    assert [lp["trips"] for lp in nest["loops"]] == [[6, 8], [16]]
+    assert [lp["trips"] for lp in nest["loops"]] == [[4, 5], [41]]
 
 
 def test_changed_tile_size_is_applied_as_written(tmp_path: Path):
-    edited, k = retile(MATMUL, tmp_path, "tile_using_forall %op2", "[171, 128]", "[64, 128]")
+    edited, k = retile(MATMUL, tmp_path, "tile_using_forall %op2", "[256, 205]", "[64, 128]")
     code, report = check_json(MATMUL, edited)
     assert code == 0, report["violations"]
     [nest] = report["nests"]
     assert {o["label"]: o["tile"] for o in nest["ops"]}["op2 linalg.generic"] == [64, 128]
-    assert [lp["trips"] for lp in nest["loops"]] == [[16, 8], [16]]
+    assert [lp["trips"] for lp in nest["loops"]] == [[16, 8], [41]]
     assert nest["footprint_bytes"] < nest["planned_bytes"]  # smaller tiles, smaller than the planner's figure
     applied = run("apply", str(MATMUL), str(edited))
     assert applied.returncode == 0
@@ -91,7 +93,7 @@ def test_changed_tile_size_is_applied_as_written(tmp_path: Path):
 
 
 def test_tile_too_large_names_the_nest_and_its_line(tmp_path: Path):
-    edited, k = retile(MATMUL, tmp_path, "tile_using_forall %op2", "[171, 128]", "[256, 256]")
+    edited, k = retile(MATMUL, tmp_path, "tile_using_forall %op2", "[256, 205]", "[256, 256]")
     proc = run("check", str(MATMUL), str(edited))
     assert proc.returncode == 1
     [violation] = [ln for ln in proc.stdout.splitlines() if ln.startswith("violation:")]
@@ -186,8 +188,8 @@ def test_generate_does_not_overwrite_an_edited_schedule(tmp_path: Path):
     out = tmp_path / "s.mlir"
     lines = generate(MATMUL, out)
     assert schedgen(["generate", str(MATMUL), "-o", str(out)]) == 0  # untouched: regenerated freely
-    lines[line_of(lines, "tile_sizes [171, 128]") - 1] = lines[line_of(lines, "tile_sizes [171, 128]") - 1].replace(
-        "[171, 128]", "[64, 128]")
+    lines[line_of(lines, "tile_sizes [256, 205]") - 1] = lines[line_of(lines, "tile_sizes [256, 205]") - 1].replace(
+        "[256, 205]", "[64, 128]")
     write(out, lines)
     edited = out.read_text()
     proc = run("generate", str(MATMUL), "-o", str(out))
@@ -196,7 +198,7 @@ def test_generate_does_not_overwrite_an_edited_schedule(tmp_path: Path):
                            "pass --force to overwrite it\n")
     assert out.read_text() == edited
     assert run("generate", str(MATMUL), "-o", str(out), "--force").returncode == 0
-    assert "tile_sizes [171, 128]" in out.read_text()
+    assert "tile_sizes [256, 205]" in out.read_text()
     notes = tmp_path / "notes.mlir"  # not a schedule at all
     notes.write_text("// my notes\n")
     assert run("generate", str(MATMUL), "-o", str(notes)).returncode == 2 and notes.read_text() == "// my notes\n"
@@ -205,16 +207,17 @@ def test_generate_does_not_overwrite_an_edited_schedule(tmp_path: Path):
 def test_tile_size_that_does_not_divide(tmp_path: Path):
     """96 rows of 1024: 10 full tiles and one of 64. The loop body's shapes
     are dynamic; its footprint counts the partial dim at its bound, 96."""
-    edited, k = retile(MATMUL, tmp_path, "tile_using_forall %op2", "[171, 128]", "[96, 128]")
+    edited, k = retile(MATMUL, tmp_path, "tile_using_forall %op2", "[256, 205]", "[96, 128]")
     code, report = check_json(MATMUL, edited)
     assert code == 0, report["violations"]
     [nest] = report["nests"]
-    assert [lp["trips"] for lp in nest["loops"]] == [[11, 8], [16]]
+    assert [lp["trips"] for lp in nest["loops"]] == [[11, 8], [41]]
     ops = {o["label"]: o for o in nest["ops"]}
-    assert ops["op1 linalg.matmul"]["tile"] == [None, 128, 64]
-    assert ops["op1 linalg.matmul"]["tile_bound"] == [96, 128, 64]
-    # A 96x64 and B 64x128 chunks, the fill/matmul tile, the bias and relu's result, 4 bytes each
-    assert nest["footprint_bytes"] == 4 * (96 * 64 + 64 * 128 + 96 * 128 + 128 + 96 * 128)
+    assert ops["op1 linalg.matmul"]["tile"] == [None, 128, None]
+    assert ops["op1 linalg.matmul"]["tile_bound"] == [96, 128, 25]
+    # A 96x25 and B 25x128 chunks, the fill/matmul tile and the bias, 4 bytes
+    # each (relu's result is written over the matmul's tile)
+    assert nest["footprint_bytes"] == 4 * (96 * 25 + 25 * 128 + 96 * 128 + 128)
     assert run("verify", str(MATMUL), str(edited)).returncode == 0
 
 

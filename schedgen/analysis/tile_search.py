@@ -80,6 +80,46 @@ def fit_tiles(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool],
     return sizes
 
 
+def frontier_starts(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool], make_room: Sequence[Hashable],
+                    sweeps: int = 8) -> list[Sizes]:
+    """Starting points spread along the frontier of tiles that fit: each
+    other dim pinned in turn at `sweeps` sizes spaced by halving, the rest
+    grown in order to the largest that fits (the make-room dims held at a
+    chunk of 16 meanwhile, then grown last). A local search from the
+    largest tiles alone stays on one end of that frontier: tall tiles for a
+    997-row matmul whose best tiles are nearly square."""
+    options = {d.key: tile_options(d.extent, d.partial) for d in dims}
+    room = [d for d in dims if d.key in make_room]
+    grown = [d for d in dims if d.key not in make_room]
+    starts = []
+    for pinned in grown:
+        opts = options[pinned.key]
+        picks = sorted({opts[max(0, bisect_right(opts, pinned.extent >> j) - 1)] for j in range(sweeps)})
+        for v in picks:
+            sizes = {d.key: options[d.key][0] for d in dims}
+            sizes.update({d.key: options[d.key][max(0, bisect_right(options[d.key], 16) - 1)] for d in room})
+            sizes[pinned.key] = v
+            if not fits(sizes):
+                continue
+            for d in [g for g in grown if g is not pinned] + room:
+                sizes[d.key] = _largest_fitting(options[d.key], lambda x, k=d.key: fits({**sizes, k: x}),
+                                                sizes[d.key])
+            starts.append(sizes)
+    return starts
+
+
+def _largest_fitting(opts: list[int], fits: Callable[[int], bool], known: int) -> int:
+    """The largest option that fits, searched upward from `known` (which does)."""
+    lo, hi = opts.index(known), len(opts) - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits(opts[mid]):
+            lo = mid
+        else:
+            hi = mid - 1
+    return opts[lo]
+
+
 def keeps_order(tiles: Sequence[tuple[int, int]]) -> bool:
     """Whether tiling an op's reduction dims by (size, extent), outermost
     first, visits the reduction space in the untiled order, so that its sums

@@ -29,7 +29,7 @@ from schedgen.analysis.footprint import (
     two_level_tiles,
 )
 from schedgen.analysis.tile_search import tile_count
-from schedgen.model.payload import Payload, TileableOp
+from schedgen.model.payload import Payload, TileableOp, ValueRef
 from schedgen.model.plan import LoopNest, Plan
 
 
@@ -142,16 +142,37 @@ def contraction_bound(op: TileableOp, memory_bytes: int) -> int:
 
 
 def compulsory(payload: Payload) -> int:
-    """Every function argument a tileable op reads, read once, and every
-    returned tensor written once."""
-    read = {o.value.index: prod(o.shape) * o.element_bytes for op in payload.ops for o in op.operands
-            if o.value.kind == "arg" and not o.is_init}
+    """Every function argument and constant tensor a tileable op reads (also
+    through reshapes), read once, and every returned tensor written once."""
+    read: dict[tuple, int] = {}
+    for op in payload.ops:
+        for o in op.operands:
+            source = None if o.is_init else _stored(payload, o.value)
+            if source is not None:
+                read[source] = prod(o.shape) * o.element_bytes
     written = 0
     for v in payload.returns:
         if v.kind == "op":
             r = payload.ops[v.index].results[v.result]
             written += prod(r.shape) * r.element_bytes
     return sum(read.values()) + written
+
+
+def _stored(payload: Payload, v: ValueRef) -> tuple | None:
+    """The argument or constant that `v` is a view of (main memory that must
+    be read at least once), or None when it is computed in the function."""
+    for _ in range(len(payload.others) + 1):
+        if v.kind == "arg":
+            return ("arg", v.index)
+        if v.kind == "op":
+            return None
+        other = payload.others[v.index]
+        if other.name == "arith.constant" and not other.operands:
+            return ("other", v.index)
+        if other.computes or len(other.operands) != 1:
+            return None
+        v = other.operands[0]
+    return None
 
 
 def lower_bound(payload: Payload, memory_bytes: int) -> int:

@@ -41,6 +41,7 @@ from schedgen.analysis.tile_search import (
     SearchDim,
     Sizes,
     fit_tiles,
+    frontier_starts,
     keeps_order,
     least_cost,
     tile_count,
@@ -248,20 +249,39 @@ class _Nest:
         # Never more bytes than the largest tiles move: fewer iterations alone do not pay for traffic.
         ceiling = shape_traffic(self.payload, self.shape(members, start), tiled=self.tiled(members, start))
 
+        # A chunk of an op's innermost reduction dim (the contiguous one: a
+        # matmul's K, an NHWC convolution's channels) moves whole bursts: at
+        # least the alignment (16 f32 at 64 bytes), or what the largest tiles had.
+        least = {d.key: min(d.extent, start[d.key], max(1, self.alignment // self._element_bytes(d.key[1])))
+                 for d in dims if d.key[0] == "r" and d.key[2] == self.payload.ops[d.key[1]].reduction_dims()[-1]}
+
         def cost(s: Sizes) -> float | None:
+            if any(s[k] < n for k, n in least.items()):
+                return None
             return self.cost(members, s, ceiling.total if ceiling else None)
 
-        room = [d.key for d in dims if d.key[0] == "r"]
-        best = least_cost(dims, cost, start, make_room=room)
+        best = self._descend(members, dims, start, cost)
         # Then partial tiles from there (a remainder tile, bounded by the full
         # one): divisors first, so that a move to a non-divisor must pay for
         # itself. Only where every member reads plain dims: a window (a
         # convolution's input) of a partial tile is sized by affine.apply
         # chains that check cannot bound.
         if all(_plain(self.payload.ops[i]) for i in members):
-            best = least_cost([SearchDim(d.key, d.extent, partial=True) for d in dims], cost, best, make_room=room)
+            best = self._descend(members, [SearchDim(d.key, d.extent, partial=True) for d in dims], best, cost)
         extents = {d.key: d.extent for d in dims}
         return {k: v for k, v in best.items() if k[0] == "d" or v < extents[k]}  # a whole K needs no loop
+
+    def _element_bytes(self, op: int) -> int:
+        return max(o.element_bytes for o in self.payload.ops[op].operands)
+
+    def _descend(self, members: frozenset[int], dims: list[SearchDim], start: Sizes,
+                 cost: Callable[[Sizes], float | None]) -> Sizes:
+        """Least-cost sizes: a local search from the cheapest of `start` and
+        the frontier's spread points, with the reduction chunks giving room."""
+        room = [d.key for d in dims if d.key[0] == "r"]
+        seeds = [start] + frontier_starts(dims, lambda s: self.fits(members, s), room)
+        priced = [(c, i) for i, s in enumerate(seeds) if (c := cost(s)) is not None]
+        return least_cost(dims, cost, seeds[min(priced)[1]], make_room=room)
 
     def cost(self, members: frozenset[int], sizes: Sizes, ceiling: int | None = None) -> float | None:
         """Traffic in bytes plus a small charge per innermost iteration (so
