@@ -17,8 +17,10 @@ def test_matmul_nest_by_hand():
     p = load_payload(ROOT / "payloads/matmul_bias_relu.mlir")
     fp = footprint(p, NestShape(2, frozenset({0, 1, 2}), (32, 64)))
     # A 32x1024, B 1024x64, accumulator 32x64 (fill -> matmul, in place),
-    # bias 64, relu result 32x64; the relu reads the accumulator tile itself.
-    assert fp.total == 4 * (32 * 1024 + 1024 * 64 + 32 * 64 + 64 + 32 * 64)
+    # bias 64; the relu reads the accumulator tile itself and writes its
+    # result over it (nothing else reads it): no tile of its own.
+    assert fp.total == 4 * (32 * 1024 + 1024 * 64 + 32 * 64 + 64)
+    assert ("op2 result, in place over op1's tile", (32, 64), 0) in fp.items
 
 
 def test_reduction_tiling_shrinks_only_the_reduction_operands():

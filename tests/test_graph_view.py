@@ -243,8 +243,8 @@ def test_attention_groups_nest(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_rfc_dag_nests_and_crossing_edges(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    dot, _ = explain_graph(tmp_path, RFC_DAG, "--memory", "700", capsys=capsys)
-    p = planned(RFC_DAG, 700)
+    dot, _ = explain_graph(tmp_path, RFC_DAG, "--memory", "600", capsys=capsys)
+    p = planned(RFC_DAG, 600)
     nest_of = {o.index: n.id for n in p.nests for o in n.ops}
     assert len(p.nests) >= 2
     assert sorted(c for c in dot.clusters if c.startswith("cluster_nest")) == \
