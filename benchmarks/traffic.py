@@ -45,7 +45,7 @@ def main() -> None:
         cells = []
         for m in MODES:
             t = plan_traffic(payload, plan(payload, target, m))
-            cells.append(f"{t.total / 1e6:>10.2f} {t.total / bound:>6.1f}x {t.tiles:>7}")
+            cells.append(f"{t.total / 1e6:>10.2f} {t.total / bound:>6.2f}x {t.tiles:>7}")
         print(f"{path.stem:<22} {untiled / 1e6:>9.2f} {bound / 1e6:>8.2f}" + "".join(f" | {c:>26}" for c in cells))
 
 
