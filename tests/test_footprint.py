@@ -78,3 +78,32 @@ def test_fit_tiles_is_maximal_per_dim(extents, weights, budget):
             assert cost({**got, d.key: bigger[0]}) > budget
     any_fit = [s for s in product(*[divisors(d.extent) for d in dims]) if cost(dict(enumerate(s))) <= budget]
     assert any_fit
+
+
+def test_frontier_starts_find_square_tiles_where_the_largest_tiles_stay_tall():
+    """A 997x1024 output, K 1024, 65536 elements of memory: a*b + k*(a+b)
+    must fit, and A is re-read per column tile, B per row tile. From the
+    largest tiles alone (all 997 rows) the search keeps tall tiles; from the
+    frontier's spread points it reaches nearly square ones, and growing a
+    dim past what fits shrinks the K chunk to make room."""
+    from schedgen.analysis.tile_search import frontier_starts, least_cost, tile_count
+
+    dims = [SearchDim("m", 997, partial=True), SearchDim("n", 1024, partial=True), SearchDim("k", 1024, partial=True)]
+
+    def fits(s):
+        return s["m"] * s["n"] + s["k"] * (s["m"] + s["n"]) <= 65536
+
+    def cost(s):
+        if not fits(s) or s["k"] < 16:
+            return None
+        reads = 997 * 1024 * tile_count(1024, s["n"]) + 1024 * 1024 * tile_count(997, s["m"])
+        return reads + 128 * tile_count(997, s["m"]) * tile_count(1024, s["n"]) * tile_count(1024, s["k"])
+
+    tall = {"m": 997, "n": 32, "k": 32}
+    assert fits(tall)
+    stuck = least_cost(dims, cost, tall)
+    starts = frontier_starts(dims, fits, ["k"])
+    assert starts and all(fits(s) for s in starts)
+    best = least_cost(dims, cost, min(starts, key=lambda s: cost(s) or float("inf")), make_room=["k"])
+    assert cost(best) < 0.7 * cost(stuck)
+    assert 0.5 < best["m"] / best["n"] < 2 and best["k"] >= 16

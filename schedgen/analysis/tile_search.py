@@ -65,18 +65,7 @@ def fit_tiles(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool],
     for d in dims:
         if sizes[d.key] == d.extent:  # never shrunk: nothing to grow
             continue
-        opts = options[d.key]
-        lo = opts.index(sizes[d.key])  # known to fit
-        hi = len(opts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            trial = dict(sizes)
-            trial[d.key] = opts[mid]
-            if fits(trial):
-                lo = mid
-            else:
-                hi = mid - 1
-        sizes[d.key] = opts[lo]
+        sizes[d.key] = _largest_fitting(options[d.key], lambda x, k=d.key: fits({**sizes, k: x}), sizes[d.key])
     return sizes
 
 
