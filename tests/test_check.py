@@ -9,6 +9,8 @@ that made it; a schedule that does not parse or apply: exit 2). And
 from __future__ import annotations
 
 import json
+import re
+from math import prod
 import subprocess
 import sys
 from pathlib import Path
@@ -245,3 +247,38 @@ def test_recomputed_ops_that_share_one_location_are_each_named(tmp_path: Path):
     assert all(r.times > 1 for r in report.recomputed)
     assert not any(n.rewritten for n in report.nests)
     assert not report.ok
+
+
+def test_a_contraction_fused_into_another_contractions_k_loop(tmp_path: Path, verified):
+    """By hand, the ViT MLP's first matmul (with its fill and GELU) is fused
+    into the K loop of the second, over the hidden dim: after merging the
+    nested slices, fuse_into_containing_op puts each op inside the scf.for.
+    check measures the body with both matmuls in it, every op once, and the
+    numbers are bit-exact. (The planner does not plan this yet: it is what
+    removes the hidden activation's round trip through main memory.)"""
+    payload = ROOT / "benchmarks/payloads/vit_mlp.mlir"
+    lines = generate(payload, tmp_path / "s.mlir", "--target", "npu-256k")
+    text = "\n".join(lines) + "\n"
+    start, end = text.index("    %nest2 = transform.param.constant 2"), text.index("    transform.apply_dce")
+    steps = ["transform.apply_patterns to %func {\n"
+             "      transform.apply_patterns.tensor.merge_consecutive_insert_extract_slice\n    } : !transform.any_op"]
+    into = "%n1_op4_d2"
+    for k, op in enumerate(("op2", "op1", "op0"), 1):
+        steps.append(f"%k_{op}, %k_loop{k} = transform.structured.fuse_into_containing_op %{op} into {into}\n"
+                     "        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)")
+        into = f"%k_loop{k}"
+    text = text[:start] + "".join(f"    {s}\n" for s in steps) + text[end:]
+    text = re.sub(r"tile_using_forall %op5 tile_sizes \[\d+, 0\]", "tile_using_forall %op5 tile_sizes [99, 0]", text)
+    text = re.sub(r"tile_using_for %n1_op4 tile_sizes \[0, 0, \d+\]", "tile_using_for %n1_op4 tile_sizes [0, 0, 32]", text)
+    edited = tmp_path / "fused.mlir"
+    edited.write_text(text)
+    report = verified(payload, edited)
+    assert report.ok, report
+    [nest] = [n for n in report.nests if n.loop != "untiled"]
+    assert sorted(o.label for o in nest.ops) == [f"op{i} {name}" for i, name in enumerate(
+        ["linalg.fill", "linalg.matmul", "linalg.generic"] * 2)]
+    assert all(o.executions is not None and o.executions * prod(o.tile_bound) >= prod(o.domain) for o in nest.ops)
+    # X 99x192, W1 192x32, the hidden chunk 99x32 (GELU in place), W2 32x192,
+    # the output 99x192 (bias in place), b1 32 and b2 192, f32, 64-byte aligned
+    assert nest.footprint_bytes == 4 * (99 * 192 * 2 + 192 * 32 * 2 + 99 * 32 + 32 + 192)
+    assert all(r.max_abs_err == 0 for r in report.results)
