@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import re
-from math import prod
 import subprocess
 import sys
+from math import prod
 from pathlib import Path
 
 from conftest import ROOT
