@@ -72,9 +72,9 @@ def fit_tiles(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool],
 def frontier_starts(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool], make_room: Sequence[Hashable],
                     sweeps: int = 8) -> list[Sizes]:
     """Starting points spread along the frontier of tiles that fit: each
-    other dim pinned in turn at `sweeps` sizes spaced by halving, the rest
-    grown in order to the largest that fits (the make-room dims held at a
-    chunk of 16 meanwhile, then grown last). A local search from the
+    dim outside `make_room` pinned in turn at `sweeps` sizes halving from
+    its extent, the others grown in order to the largest that fits (the
+    make-room dims held at a chunk of 16 meanwhile, then grown last). A local search from the
     largest tiles alone stays on one end of that frontier: tall tiles for a
     997-row matmul whose best tiles are nearly square."""
     options = {d.key: tile_options(d.extent, d.partial) for d in dims}
