@@ -181,6 +181,7 @@ def test_repeated_nests_are_searched_once(monkeypatch, tmp_path: Path):
     p = plan(load_payload(path), PRESETS["npu-256k"])
     matmul_nests = [n for n in p.nests if any(o.name == "linalg.matmul" for o in n.ops)]
     assert len(matmul_nests) >= 20
-    assert 0 < len(calls) <= 2 * 4  # two phases (divisors, then partial tiles) per distinct nest
+    # two phases (divisors, then partial tiles) per distinct nest, and per distinct K-loop merge tried
+    assert 0 < len(calls) <= 2 * 5
     assert len({(tuple(n.tile_sizes), tuple((r.size, r.dim) for r in n.reduction_tiling))
                 for n in matmul_nests[1:-1]}) <= 2

@@ -65,6 +65,9 @@ class NestShape:
     root_tiles: tuple[int, ...]  # per root dim; the full size means untiled
     reduction_tiles: tuple[tuple[int, int, int], ...] = ()  # (op, dim, size)
     consumers: tuple[int, ...] = ()  # fused by consumer fusion, in fusion order
+    # Producers fused into a member's sequential reduction loop: their tiles are
+    # read off their users' innermost tiles (a K chunk), not the forall tiles.
+    in_loop: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -150,9 +153,10 @@ class TiledNest:
     the tiles of the ops already in, only its users' shared reads."""
 
     def __init__(self, payload: Payload, root: int, sizes: tuple[int, ...],
-                 reduced: Reduced | None = None, alignment: int = 1) -> None:
+                 reduced: Reduced | None = None, alignment: int = 1, in_loop: frozenset[int] = frozenset()) -> None:
         self.payload = payload
         self.reduced = reduced or {}
+        self.in_loop = in_loop
         self.alignment = alignment
         self.tiles: dict[int, list[DimTile]] = {root: root_tiles(payload.ops[root], sizes)}
         self.members: set[int] = {root}
@@ -169,9 +173,10 @@ class TiledNest:
             return None
         wanted: list[DimTile] | None = None
         for u in {u.index for u in op.results[0].users if u.kind == "op" and u.index in self.members}:
+            tiles = self._inner(u) if idx in self.in_loop else self.tiles[u]
             for operand in self.payload.ops[u].operands:
                 if operand.value.kind == "op" and operand.value.index == idx:
-                    t = operand_tile(operand, self.tiles[u])
+                    t = operand_tile(operand, tiles)
                     if t is None or (wanted is not None and t != wanted):
                         return None
                     wanted = t
@@ -335,17 +340,20 @@ class TiledNest:
         return fp
 
 
-def nest_tiles(payload: Payload, root: int, members: frozenset[int],
-               sizes: tuple[int, ...], consumers: tuple[int, ...] = ()) -> dict[int, list[DimTile]] | None:
-    """Forall-level iteration tile of every member, or None when some member
-    cannot be fused once (see TiledNest.producer_tiles / consumer_tiles)."""
-    nest = _grow(payload, root, members, sizes, {}, consumers=consumers)
+def nest_tiles(payload: Payload, root: int, members: frozenset[int], sizes: tuple[int, ...],
+               consumers: tuple[int, ...] = (), reduced: Reduced | None = None,
+               in_loop: frozenset[int] = frozenset()) -> dict[int, list[DimTile]] | None:
+    """Forall-level iteration tile of every member (a producer in a reduction
+    loop: its tile there), or None when some member cannot be fused once
+    (see TiledNest.producer_tiles / consumer_tiles)."""
+    nest = _grow(payload, root, members, sizes, reduced or {}, consumers=consumers, in_loop=in_loop)
     return nest.tiles if nest is not None else None
 
 
 def _grow(payload: Payload, root: int, members: frozenset[int], sizes: tuple[int, ...],
-          reduced: Reduced, alignment: int = 1, consumers: tuple[int, ...] = ()) -> TiledNest | None:
-    nest = TiledNest(payload, root, sizes, reduced, alignment)
+          reduced: Reduced, alignment: int = 1, consumers: tuple[int, ...] = (),
+          in_loop: frozenset[int] = frozenset()) -> TiledNest | None:
+    nest = TiledNest(payload, root, sizes, reduced, alignment, in_loop)
     for idx in sorted(members - {root} - set(consumers), reverse=True):  # users before producers
         if not nest.add(idx):
             return None
@@ -447,7 +455,8 @@ def two_level_tiles(op: TileableOp, names: list[str], outer: dict[str, int],
 def tiled_nest(payload: Payload, nest: NestShape, alignment: int = 1) -> TiledNest | None:
     """The nest's members at their tiles (None when they cannot share it)."""
     reduced = {(op, d): s for op, d, s in nest.reduction_tiles}
-    return _grow(payload, nest.root, nest.members, nest.root_tiles, reduced, alignment, nest.consumers)
+    return _grow(payload, nest.root, nest.members, nest.root_tiles, reduced, alignment, nest.consumers,
+                 nest.in_loop)
 
 
 def innermost_tiles(payload: Payload, nest: LoopNest) -> dict[int, list[DimTile]]:
@@ -456,8 +465,10 @@ def innermost_tiles(payload: Payload, nest: LoopNest) -> dict[int, list[DimTile]
     two-level inner) loop sizes on the dims they tile."""
     root = payload.ops[nest.root.index]
     sizes = tuple(s or root.domain[d] for d, s in enumerate(nest.tile_sizes))
+    reduced = {(r.op, r.dim): r.size for r in nest.reduction_tiling}
     tiles = nest_tiles(payload, nest.root.index, frozenset(o.index for o in nest.ops), sizes,
-                       tuple(c.index for c in nest.consumers)) or {}
+                       tuple(c.index for c in nest.consumers), reduced,
+                       frozenset(o.index for o in nest.loop_producers)) or {}
     out = {}
     for idx, t in tiles.items():
         inner = list(t)

@@ -11,7 +11,7 @@ monotone along each dim and the search is exact per dim.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
@@ -72,8 +72,8 @@ def fit_tiles(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool],
 def frontier_starts(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool], make_room: Sequence[Hashable],
                     sweeps: int = 8) -> list[Sizes]:
     """Starting points spread along the frontier of tiles that fit: each
-    dim outside `make_room` pinned in turn at `sweeps` sizes halving from
-    its extent, the others grown in order to the largest that fits (the
+    dim outside `make_room` pinned in turn at the sizes either side of its
+    extent halved 0 to `sweeps - 1` times, the others grown in order to the largest that fits (the
     make-room dims held at a chunk of 16 meanwhile, then grown last). A local search from the
     largest tiles alone stays on one end of that frontier: tall tiles for a
     997-row matmul whose best tiles are nearly square."""
@@ -83,7 +83,10 @@ def frontier_starts(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool], ma
     starts = []
     for pinned in grown:
         opts = options[pinned.key]
-        picks = sorted({opts[max(0, bisect_right(opts, pinned.extent >> j) - 1)] for j in range(sweeps)})
+        # the options either side of extent / 2^j (197 rows: 99 and 66 for a half)
+        halves = [-(-pinned.extent // (1 << j)) for j in range(sweeps)]
+        picks = sorted({opts[max(0, bisect_right(opts, h) - 1)] for h in halves}
+                       | {opts[min(len(opts) - 1, bisect_left(opts, h))] for h in halves})
         for v in picks:
             sizes = {d.key: options[d.key][0] for d in dims}
             sizes.update({d.key: options[d.key][max(0, bisect_right(options[d.key], 16) - 1)] for d in room})

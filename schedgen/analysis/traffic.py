@@ -5,7 +5,8 @@ while the nests run: in every iteration of a nest's outer loops, each tile it
 reads from outside the nest (function inputs, other nests' results) comes in
 and each result tile that leaves the nest goes out; a tile read inside an
 op's own sequential reduction loop comes in on every trip of that loop when
-it moves with it (the output tile stays in local memory across it). An
+it moves with it (the output tile stays in local memory across it), and so
+does a tile of a producer fused into that loop. An
 untiled op reads its inputs and writes its results once. A fused producer's
 result never moves.
 
@@ -22,6 +23,7 @@ from math import prod, sqrt
 from schedgen.analysis.axis_groups import AxisMap, NestAxes
 from schedgen.analysis.flops import is_multiply_accumulate
 from schedgen.analysis.footprint import (
+    DimTile,
     NestShape,
     TiledNest,
     operand_tile,
@@ -29,7 +31,7 @@ from schedgen.analysis.footprint import (
     two_level_tiles,
 )
 from schedgen.analysis.tile_search import tile_count
-from schedgen.model.payload import Payload, TileableOp, ValueRef
+from schedgen.model.payload import Operand, Payload, TileableOp, ValueRef
 from schedgen.model.plan import LoopNest, Plan
 
 
@@ -67,7 +69,8 @@ def nest_traffic(payload: Payload, nest: LoopNest) -> Traffic:
     root = payload.ops[nest.root.index]
     sizes = tuple(t or n for t, n in zip(nest.tile_sizes, root.domain))
     shape = NestShape(root.index, frozenset(o.index for o in nest.ops), sizes,
-                      tuple((r.op, r.dim, r.size) for r in nest.reduction_tiling), tuple(c.index for c in nest.consumers))
+                      tuple((r.op, r.dim, r.size) for r in nest.reduction_tiling), tuple(c.index for c in nest.consumers),
+                      frozenset(o.index for o in nest.loop_producers))
     traffic = shape_traffic(payload, shape, bool(nest.reuse_dest))
     assert traffic is not None, "a planned nest's members share it"
     return traffic
@@ -83,24 +86,46 @@ def shape_traffic(payload: Payload, shape: NestShape, reuse_dest: bool = False,
         return None
     root, members, consumers = payload.ops[shape.root], shape.members, shape.consumers
     tiles = prod(tile_count(n, s) for n, s in zip(root.domain, shape.root_tiles))
+    # Every loop as (extent, step): the forall's, and every sequential one (an
+    # op's own, or the one a producer was fused into).
+    forall = {("d", d): (n, s) for d, (n, s) in enumerate(zip(root.domain, shape.root_tiles))}
+    loops = {("r", i, d): (payload.ops[i].domain[d], s) for i, d, s in shape.reduction_tiles}
     read = written = 0
     for idx in tiled.members:
         op = payload.ops[idx]
         inner = tiled.inner(idx)
-        loops = {("r", idx, d): tile_count(op.domain[d], s) for i, d, s in shape.reduction_tiles if i == idx}
         for operand in op.operands:
             t = operand_tile(operand, inner)
-            size = prod(x.size for x in t) if t is not None else prod(operand.shape)
-            nbytes = size * operand.element_bytes
             if operand.is_init:
-                leaves = (idx == root.index and not reuse_dest) or idx in consumers
-                written += nbytes * tiles if leaves else 0
+                if (idx == root.index and not reuse_dest) or idx in consumers:
+                    written += _moved_bytes(operand, t, forall, {})
                 continue
             if operand.value.kind == "op" and operand.value.index in members:
                 continue  # computed in the nest: never leaves the local memory
-            moved = {lp for x in (t or []) for lp, _ in x.offset[0]}
-            read += nbytes * tiles * prod(trips for lp, trips in loops.items() if lp in moved)
+            read += _moved_bytes(operand, t, forall, loops)
     return Traffic(read=read, written=written, tiles=tiles)
+
+
+def _moved_bytes(operand: Operand, t: list[DimTile] | None, forall: dict[tuple, tuple[int, int]],
+                 loops: dict[tuple, tuple[int, int]]) -> int:
+    """Bytes of `operand` that move over a whole nest: its tile once per
+    forall iteration and per trip of each sequential loop that moves it. A
+    tile dim that walks one loop's range in that loop's steps moves that
+    range exactly (the last, partial tile moves only what it holds)."""
+    if t is None:  # pad/pack/unpack: the whole operand per iteration
+        return prod(operand.shape) * operand.element_bytes * prod(tile_count(n, s) for n, s in forall.values())
+    moving = {lp for x in t for lp, _ in x.offset[0]}
+    counted = {**forall, **{lp: v for lp, v in loops.items() if lp in moving}}
+    factor, used = 1, set()
+    for x in t:
+        parts = x.offset[0]
+        lp = parts[0][0] if len(parts) == 1 and parts[0][1] == 1 else None
+        if lp in counted and lp not in used and counted[lp][1] == x.size:
+            factor *= counted[lp][0]  # the range the loop walks, remainder included
+            used.add(lp)
+        else:
+            factor *= x.size
+    return factor * operand.element_bytes * prod(tile_count(n, s) for lp, (n, s) in counted.items() if lp not in used)
 
 
 def _two_level_traffic(payload: Payload, nest: LoopNest) -> Traffic:

@@ -68,6 +68,15 @@ def _nest_view(plan: Plan, n: LoopNest, kernel_views: list[dict]) -> dict:
                                 "loops": [f"n{n.id}_op{op_index}_d{r.dim}" for r in sorted(rs, key=lambda r: r.dim)]})
     for r in reduction_loops:  # the op's handle after its reduction (or two-level inner) loops
         handles[_op_of(r["tiled"])] = r["tiled"]
+    loop_producers = []
+    if n.loop_producers:
+        into = next(r["loops"][-1] for r in reduction_loops if _op_of(r["tiled"]) == n.loop_into)
+        for k, p in enumerate(n.loop_producers):
+            fused, after = f"n{n.id}_op{p.index}", f"n{n.id}_kloop{k + 1}"
+            loop_producers.append({"var": _var(p.index), "label": f"op{p.index}", "fused": fused, "into": into,
+                                   "loop": after})
+            handles[p.index] = fused
+            into = after
     if fuse_all:
         handles = {i: h for i, h in handles.items() if i == n.root.index or i in {c.index for c in n.consumers}}
     inner = {t.op: t for t in plan.inner}
@@ -86,6 +95,8 @@ def _nest_view(plan: Plan, n: LoopNest, kernel_views: list[dict]) -> dict:
         "loop_kind": n.loop_kind, "root_var": _var(n.root.index), "tiled": f"n{n.id}_op{n.root.index}", "loop": loop,
         "final_loop": current, "parallel": n.id in plan.parallel_nests,
         "producers": producers, "reduction_loops": reduction_loops, "consumers": consumers,
+        "loop_producers": loop_producers, "loop_into_label": f"op{n.loop_into}",
+        "loop_producer_labels": ", ".join(f"op{p.index}" for p in n.loop_producers),
         "driven": n.driven, "levels": n.levels, "fuse_all": fuse_all, "reuse_any": bool(n.reuse_dest),
         "root_label": f"op{n.root.index}",
         "producer_labels": ", ".join(f"op{p.index}" for p in n.producers),

@@ -63,6 +63,7 @@ class NoteKind(str, Enum):
     PARTIAL_TILES = "partial-tiles"  # a tile size that does not divide its loop: a smaller last tile
     TWO_LEVEL = "two-level"
     PRODUCER_DRIVEN = "producer-driven"
+    LOOP_FUSED = "loop-fused"  # another nest's ops computed inside a contraction's reduction loop
 
 
 class Note(BaseModel):
@@ -87,6 +88,11 @@ class LoopNest(BaseModel):
     tile_sizes: list[int]  # per root dim, 0 = not tiled (the transform ops' convention)
     producers: list[OpRef]  # fused by fuse_into_containing_op, in this order
     consumers: list[OpRef] = []  # fused by transform.xtc.fuse_consumer, in this order
+    # Producers fused into the innermost reduction loop of op `loop_into` (a
+    # contraction's K loop), in this order, after the nested slices are merged:
+    # another contraction group computed one K chunk at a time.
+    loop_producers: list[OpRef] = []
+    loop_into: int | None = None
     reuse_dest: list[int] = []  # consumers fused with reuse_producer_dest (no full write of the root's result)
     cse_before: list[int] = []  # producers read by several nest ops: their slices are merged first
     reduction_tiling: list[ReductionTiling] = []
@@ -101,7 +107,7 @@ class LoopNest(BaseModel):
 
     @property
     def ops(self) -> list[OpRef]:
-        return [self.root, *self.producers, *self.consumers]
+        return [self.root, *self.producers, *self.loop_producers, *self.consumers]
 
     @property
     def fuse_all(self) -> bool:
@@ -207,6 +213,8 @@ def format_table(plan: Plan) -> str:
              f"{'nest':<5} {'root':<34} {'tile sizes':<22} {'loops':<11} {'footprint / budget':<22} fused ops"]
     for n in plan.nests:
         fused = ", ".join(f"op{p.index}" for p in n.producers) or "-"
+        if n.loop_producers:
+            fused += f"; in op{n.loop_into}'s loop " + ", ".join(f"op{p.index}" for p in n.loop_producers)
         if n.consumers:
             fused += "; consumers " + ", ".join(f"op{c.index}" for c in n.consumers)
         sizes = "[" + ", ".join(map(str, n.tile_sizes)) + "]"

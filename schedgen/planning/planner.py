@@ -107,6 +107,9 @@ class _Nest:
         # Producer-driven nests: consumers fused after the producers, in order.
         self.consumers: tuple[int, ...] = ()
         self.loop_kind = "scf.forall"
+        # Producers fused into the reduction loop of member `loop_op` (_k_loop_fusion).
+        self.in_loop: frozenset[int] = frozenset()
+        self.loop_op: int | None = None
         # Memory targets: a contraction's tiles are the least traffic among those
         # that fit. (CPU targets keep the largest tiles: their speed is tuned on those.)
         self.least_traffic = target.cpu is None
@@ -122,10 +125,18 @@ class _Nest:
             if f"z{d}" not in parallel_axes:
                 continue
             sizes = tuple(1 if i == d else full[i] for i in range(len(full)))
-            if nest_tiles(self.payload, self.root.index, members | set(self.consumers), sizes,
-                          self.consumers) is not None:
+            tiles = nest_tiles(self.payload, self.root.index, members | set(self.consumers), sizes,
+                               self.consumers, self._loop_chunks(), self.in_loop)
+            # A producer in the reduction loop moves with every forall dim, or it would be computed again per tile.
+            if tiles is not None and all(any(("d", d) in dict(t.offset[0]) for t in tiles[i]) for i in self.in_loop):
                 dims.append(d)
         return dims
+
+    def _loop_chunks(self) -> dict[tuple[int, int], int]:
+        """The loop op's reduction dims at a chunk of 1: where the in-loop producers' tiles move."""
+        if self.loop_op is None:
+            return {}
+        return {(self.loop_op, d): 1 for d in self.payload.ops[self.loop_op].reduction_dims()}
 
     def parallel_axes(self, members: frozenset[int]) -> set[str]:
         """Root axes a parallel loop may tile: x and y of the merged groups
@@ -134,7 +145,7 @@ class _Nest:
         axes = NestAxes(self.payload, self.root.index, self.axis_map)
         common = set(axes.names(self.root.index))
         try:
-            for idx in [*sorted(members - {self.root.index}, reverse=True), *self.consumers]:
+            for idx in [*sorted(members - {self.root.index} - self.in_loop, reverse=True), *self.consumers]:
                 axes.add(idx)
                 common &= set(axes.names(idx))
         except MergeError:
@@ -151,15 +162,18 @@ class _Nest:
         if self.consumers:  # consumers are fused into the forall level: no reduction loops
             return dims[:1] if self.loop_kind == "scf.for" else dims
         # Only the root's reduction dims are ever tiled: producers are fused
-        # with whole reduction dims (the probe below makes sure they fit so).
-        return dims + [SearchDim(("r", self.root.index, d), self.root.domain[d]) for d in self.root.reduction_dims()]
+        # with whole reduction dims (the probe below makes sure they fit so),
+        # and the loop that in-loop producers are fused into.
+        tiled = [self.root.index] + ([self.loop_op] if self.loop_op not in (None, self.root.index) else [])
+        return dims + [SearchDim(("r", i, d), self.payload.ops[i].domain[d]) for i in tiled
+                       for d in self.payload.ops[i].reduction_dims()]
 
     def shape(self, members: frozenset[int], sizes: Sizes) -> NestShape:
         root_sizes = tuple(sizes.get(("d", d), n) for d, n in enumerate(self.root.domain))
         red = tuple((k[1], k[2], s) for k, s in sizes.items()
                     if k[0] == "r" and k[1] in members and s < self.payload.ops[k[1]].domain[k[2]])
         return NestShape(self.root.index, members | set(self.consumers), root_sizes, tuple(sorted(red)),
-                         self.consumers)
+                         self.consumers, self.in_loop)
 
     def tiled(self, members: frozenset[int], sizes: Sizes) -> TiledNest | None:
         """The members at these tiles, built once for footprint and traffic."""
@@ -176,6 +190,9 @@ class _Nest:
     def fits(self, members: frozenset[int], sizes: Sizes) -> bool:
         if not self.keeps_order(sizes):
             return False
+        if self.loop_op is not None and all(sizes.get(("r", self.loop_op, d), n) == n for d, n in
+                                            enumerate(self.payload.ops[self.loop_op].domain)):
+            return False  # in-loop producers need the loop
         fp = self.footprint(members, sizes)
         return fp is not None and fp.total <= self.budget and self.enough_tiles(members, sizes)
 
@@ -204,10 +221,9 @@ class _Nest:
         return self.least_traffic and not self.consumers and \
             any(is_multiply_accumulate(self.payload.ops[i]) for i in members)
 
-    def signature(self, members: frozenset[int]) -> tuple:
-        """Everything the tile search reads, relative to the root: nests of
-        the same ops, shapes and maps (a model's repeated layers, a chain's
-        steps) get the same tiles, searched once."""
+    def structure(self, members: frozenset[int]) -> tuple:
+        """The nest's ops, shapes, maps and loop kinds relative to the root,
+        and the target's figures: what makes two nests plan alike."""
         ops = members | set(self.consumers)
         root = self.root.index
 
@@ -221,11 +237,18 @@ class _Nest:
                               for o in op.operands),
                         tuple((r.shape, r.element_bytes) for r in op.results))
                        for i in sorted(ops) for op in [self.payload.ops[i]])
+        return (shapes, tuple(c - root for c in self.consumers), tuple(self.order), self.loop_kind,
+                self.budget, self.alignment, self.cores, self.least_traffic,
+                tuple(sorted(i - root for i in self.in_loop)), None if self.loop_op is None else self.loop_op - root)
+
+    def signature(self, members: frozenset[int]) -> tuple:
+        """Everything the tile search reads, relative to the root: nests of
+        the same ops, shapes and maps (a model's repeated layers, a chain's
+        steps) get the same tiles, searched once."""
         # The dims it may tile come from the payload's axis groups too (a transpose's dims are x or y by
         # what reads its result).
-        dims = tuple((_shift(d.key, -root), d.extent) for d in self.search_dims(members))
-        return (shapes, dims, tuple(c - root for c in self.consumers), tuple(self.order), self.loop_kind,
-                self.budget, self.alignment, self.cores, self.least_traffic)
+        dims = tuple((_shift(d.key, -self.root.index), d.extent) for d in self.search_dims(members))
+        return (self.structure(members), dims)
 
     def search(self, members: frozenset[int]) -> Sizes | None:
         key = self.signature(members)
@@ -243,7 +266,8 @@ class _Nest:
         macs = [i for i in members if is_multiply_accumulate(self.payload.ops[i])]
         # Also a K loop around a fused contraction's tile (the output tile stays local across it).
         dims = self.search_dims(members) + [
-            SearchDim(("r", i, d), self.payload.ops[i].domain[d]) for i in sorted(macs) if i != self.root.index
+            SearchDim(("r", i, d), self.payload.ops[i].domain[d]) for i in sorted(macs)
+            if i not in (self.root.index, self.loop_op) and i not in self.in_loop
             for d in self.payload.ops[i].reduction_dims()]
         start = {d.key: start.get(d.key, d.extent) for d in dims}
         # Never more bytes than the largest tiles move: fewer iterations alone do not pay for traffic.
@@ -341,6 +365,8 @@ def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
     if mode in (FuseMode.MAX_PRODUCERS, FuseMode.MAX_SIZE):
         nests, untiled = _consumer_fusion(payload, target, nests, untiled, state.groups, checker, state.axis_map,
                                           mode)
+    if mode == FuseMode.MAX_PRODUCERS and target.cpu is None:
+        nests = _k_loop_fusion(payload, target, nests, state.groups, checker, state.axis_map)
     untiled.sort(key=lambda u: u.op.index)
     nest_of = {o.index: n.id for n in nests for o in n.ops}
     infos = [GroupInfo(id=g.id, pattern=g.pattern, principal=g.principal, members=list(g.members),
@@ -756,19 +782,21 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
         notes.append(Note(kind=NoteKind.PARTIAL_TILES, text=f"partial tiles: {', '.join(partial)}; the last tile "
                           "holds the remainder, within the full tile's footprint, and moves fewer bytes than the "
                           "divisors would"))
-    producer_refs, cse_before = _producer_refs(payload, root.index, members)
+    producer_refs, cse_before = _producer_refs(payload, root.index, members - nest.in_loop)
     consumer_refs = [op_ref(payload.ops[i]) for i in nest.consumers]
     reuse_dest = _reuse_dest(payload, root.index, members | set(nest.consumers), nest.consumers)
     dims_order = [d for d in nest.order if tile_sizes[d]] + [r.dim for r in reductions if r.op == root.index]
     try:
-        groups = str(nest_groups(payload, root.index, members | set(nest.consumers), nest.axis_map))
+        # in-loop ops run inside a reduction loop: the groups are those of the forall's ops
+        groups = str(nest_groups(payload, root.index, (members - nest.in_loop) | set(nest.consumers), nest.axis_map))
     except MergeError:
         groups = "?"
     return LoopNest(id=nest_id, root=op_ref(root), loop_kind=nest.loop_kind if par else "scf.for",
                     driven="producer" if nest.consumers else "consumer", axis_groups=groups,
                     dims_order=dims_order, tile_sizes=tile_sizes, producers=producer_refs, cse_before=cse_before,
                     consumers=consumer_refs, reuse_dest=reuse_dest,
-                    reduction_tiling=reductions, footprint_bytes=fp.total, budget_bytes=nest.budget,
+                    loop_producers=[op_ref(payload.ops[i]) for i in sorted(nest.in_loop, reverse=True)],
+                    loop_into=nest.loop_op, reduction_tiling=reductions, footprint_bytes=fp.total, budget_bytes=nest.budget,
                     footprint_items=[FootprintItem(what=w, shape=list(s), bytes=b) for w, s, b in fp.items],
                     notes=notes)
 
@@ -1054,3 +1082,123 @@ def candidate_nest(payload: Payload, target: Target, root: int, members: set[int
     sizes: Sizes = {("d", d): s for d, s in enumerate(root_sizes)}
     sizes.update({("r", o, d): s for o, d, s in reductions})
     return _loop_nest(payload, nest, frozenset(members), sizes, 1, [])
+
+
+def _k_loop_fusion(payload: Payload, target: Target, nests: list[LoopNest], groups: list[FuseGroup],
+                   checker: PreciseChecker | None, axis_map: AxisMap) -> list[LoopNest]:
+    """Memory targets, max-producers: nests whose result only a contraction's
+    reduction loop reads (an MLP's hidden activation, a weight's transpose,
+    read along the second matmul's K) are computed inside that loop, one
+    chunk per trip, while the merged nest fits and moves fewer bytes than
+    the nests apart: their results never go to main memory. Each op is
+    still computed once: its tiles move with every loop around it."""
+    by_root = {n.root.index: n for n in nests}
+    out = {n.id: n for n in nests}
+    gone: set[int] = set()
+    for c in sorted(nests, key=lambda n: -n.root.index):
+        if c.id in gone or not _single_level(c):
+            continue
+        for m in _k_loops(payload, c):
+            merged, taken = _fill_k_loop(payload, target, c, m, by_root, gone, groups, checker, axis_map)
+            if taken:
+                out[c.id] = merged
+                gone |= taken
+                break
+    kept = [out[n.id] for n in nests if n.id not in gone]
+    return [n.model_copy(update={"id": k + 1}) for k, n in enumerate(kept)]
+
+
+def _single_level(n: LoopNest) -> bool:
+    return n.levels == 1 and n.loop_kind == "scf.forall" and n.driven == "consumer" and not n.consumers \
+        and not n.loop_producers
+
+
+def _k_loops(payload: Payload, c: LoopNest) -> list[int]:
+    """Contractions of nest `c` with one reduction dim, over plain dims:
+    their K loop can hold other nests."""
+    return [ref.index for ref in [c.root, *c.producers] for m in [payload.ops[ref.index]]
+            if is_multiply_accumulate(m) and len(m.reduction_dims()) == 1 and _plain(m)]
+
+
+def _fill_k_loop(payload: Payload, target: Target, c: LoopNest, m: int, by_root: dict[int, LoopNest],
+                 gone: set[int], groups: list[FuseGroup], checker: PreciseChecker | None,
+                 axis_map: AxisMap) -> tuple[LoopNest, set[int]]:
+    """Nest `c` with as many nests as pay for it in op m's K loop, nearest
+    first; and the ids of those nests."""
+    current, inside, taken = c, frozenset[int](), []
+    grew = True
+    while grew:
+        grew = False
+        readers = {m} | inside
+        sources = {o.value.index for r in readers for o in payload.ops[r].operands
+                   if not o.is_init and o.value.kind == "op" and o.value.index in by_root}
+        for p in [by_root[i] for i in sorted(sources, reverse=True)]:
+            if p.id in gone or p.id == c.id or p in taken or not _single_level(p) \
+                    or not _only_read_by(payload, p, readers):
+                continue
+            trial = _merged_nest(payload, target, c, m, inside | {o.index for o in p.ops}, [*taken, p],
+                                 nest_traffic(payload, current).total + nest_traffic(payload, p).total,
+                                 groups, checker, axis_map)
+            if trial is not None:
+                current, inside, grew = trial, inside | {o.index for o in p.ops}, True
+                taken.append(p)
+                break
+    return current, {p.id for p in taken}
+
+
+def _only_read_by(payload: Payload, p: LoopNest, readers: set[int] | frozenset[int]) -> bool:
+    """Every result of nest `p` is read once, inside `p` or by one of
+    `readers` (the loop producers are fused one after the other, without CSE)."""
+    ops = {o.index for o in p.ops}
+    for i in ops:
+        uses = [u for r in payload.ops[i].results for u in r.users]
+        if len(uses) != 1 or uses[0].kind != "op" or uses[0].index not in ops | set(readers):
+            return False
+    return True
+
+
+def _merged_nest(payload: Payload, target: Target, c: LoopNest, m: int, inside: frozenset[int],
+                 absorbed: list[LoopNest], before: int, groups: list[FuseGroup], checker: PreciseChecker | None,
+                 axis_map: AxisMap) -> LoopNest | None:
+    """Nest `c` with ops `inside` (nests `absorbed`) in op m's reduction loop,
+    searched anew; None when it does not fit, would compute an op twice,
+    or moves `before` bytes or more."""
+    root = payload.ops[c.root.index]
+    members = frozenset(o.index for o in c.ops) | inside
+    mine = _closure(groups, root.index)
+    required = frozenset({i for g in mine for i in g.members}) | members - inside
+    nest = _Nest(payload, root, target, axis_map, _principal_order(payload, root.index, mine, required, axis_map))
+    nest.in_loop, nest.loop_op = inside, m
+    refused = (nest.structure(members), before)  # a chain's repeated steps are refused once
+    if refused in _SEARCHED:
+        return None
+    found = nest.search(members) if _moves_with_loop(payload, nest, members) else None
+    sizes = _restrict(nest, members, found) if found is not None else None
+    after = None if sizes is None or not nest.fits(members, sizes) else \
+        shape_traffic(payload, nest.shape(members, sizes), tiled=nest.tiled(members, sizes))
+    if sizes is None or after is None or after.total >= before:
+        _SEARCHED[refused] = None
+        return None
+    stale = (NoteKind.REDUCTION_TILED, NoteKind.PARTIAL_TILES, NoteKind.LOOP_FUSED)
+    notes = [n for x in [c, *absorbed] for n in x.notes
+             if n.kind not in stale and not any(n.text.startswith(f"op{i} ") for i in inside)]
+    apart = "; ".join(", ".join(f"op{o.index}" for o in p.ops) + f" (nest {p.id} on its own)" for p in absorbed)
+    notes.append(Note(kind=NoteKind.LOOP_FUSED, text=f"{apart}: computed inside op{m}'s reduction loop, one chunk "
+                      f"per trip, so their results never go to main memory ({after.total / 1e6:.2f} MB, against "
+                      f"{before / 1e6:.2f} MB with them apart)"))
+    made = _loop_nest(payload, nest, members, sizes, c.id, notes)
+    if checker is None:
+        return made
+    made = _precise_nest(payload, nest, members, sizes, c.id, notes, checker)
+    return made if made.footprint_bytes <= target.memory_bytes else None
+
+
+def _moves_with_loop(payload: Payload, nest: _Nest, members: frozenset[int]) -> bool:
+    """Every in-loop op's tile moves with the K loop (or it would be computed
+    again on every trip), at 1-element chunks of it."""
+    sizes = tuple(nest.root.domain)
+    tiles = nest_tiles(payload, nest.root.index, members, sizes, (), nest._loop_chunks(), nest.in_loop)
+    if tiles is None:
+        return False
+    loops = {("r", nest.loop_op, d) for d in payload.ops[nest.loop_op].reduction_dims()}
+    return all(any(loops & set(dict(t.offset[0])) for t in tiles[i]) for i in nest.in_loop)

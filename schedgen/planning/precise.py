@@ -294,7 +294,8 @@ class PreciseChecker:
 
     def check(self, nest: LoopNest) -> Assignment:
         members = sorted(o.index for o in nest.ops)
-        key = (tuple(members), tuple(nest.tile_sizes), tuple((r.op, r.dim, r.size) for r in nest.reduction_tiling))
+        key = (tuple(members), tuple(nest.tile_sizes), tuple((r.op, r.dim, r.size) for r in nest.reduction_tiling),
+               tuple(p.index for p in nest.loop_producers))
         if key in self.cache:
             return self.cache[key]
         local = {old: new for new, old in enumerate(members)}
@@ -303,6 +304,8 @@ class PreciseChecker:
         fragment = nest.model_copy(update={
             "root": ops[local[nest.root.index]],
             "producers": [ops[local[p.index]] for p in nest.producers],
+            "loop_producers": [ops[local[p.index]] for p in nest.loop_producers],
+            "loop_into": None if nest.loop_into is None else local[nest.loop_into],
             "consumers": [ops[local[c.index]] for c in nest.consumers],
             "reuse_dest": [local[i] for i in nest.reuse_dest],
             "cse_before": [local[i] for i in nest.cse_before],
