@@ -57,6 +57,41 @@ def test_a_k_loop_keeps_the_output_tile_and_moves_the_operands(tmp_path: Path):
     assert t.written == TILE  # the output tile stays local across K
 
 
+def test_a_partial_last_tile_moves_only_what_it_holds(tmp_path: Path):
+    """Rows in tiles of 48 (48 + 16) and K in chunks of 40 (40 + 24): the
+    last tiles move their own bytes, not a full tile's."""
+    payload = _payload(tmp_path)
+    nest = candidate_nest(payload, ROOMY, 1, {0, 1}, (48, 0), reductions=((1, 2, 40),))
+    t = nest_traffic(payload, nest)
+    assert t.tiles == 2
+    # A: every row and K column once; B: all of it once per row tile
+    assert t.read == 4 * (64 * 64) + 2 * 4 * (64 * 64)
+    assert t.written == TILE
+
+
+def test_weight_transposes_are_computed_in_the_k_loops():
+    """torch's Linear feeds each matmul a linalg.transpose of a constant
+    weight. On memory targets the transposes (and, at npu-256k, the first
+    matmul's whole group) are computed inside the matmuls' K loops instead
+    of being written out and read back: less traffic than the nests apart
+    (only-patterns keeps them apart), and each op still computed once."""
+    from schedgen.model.plan import FuseMode
+
+    payload = load_payload(ROOT / "payloads/mlp.mlir")
+    transposes = {o.index for o in payload.ops if o.name == "linalg.transpose"}
+    for target in ("npu-256k", "cpu-l1"):
+        p = plan(payload, PRESETS[target])
+        inside = {o.index for n in p.nests for o in n.loop_producers}
+        assert transposes <= inside, target
+        assert all(n.loop_into in {o.index for o in n.ops} for n in p.nests if n.loop_producers)
+        apart = plan(payload, PRESETS[target], FuseMode.ONLY_PATTERNS)
+        assert not any(n.loop_producers for n in apart.nests)
+        assert p.traffic_bytes < 0.7 * apart.traffic_bytes, target
+    vit = plan(load_payload(ROOT / "benchmarks/payloads/vit_mlp.mlir"), PRESETS["cpu-l1"])
+    # at 48 KiB the merged nest needs 15-row tiles that re-read both weights: kept apart
+    assert not any(n.loop_producers for n in vit.nests) and len(vit.nests) == 2
+
+
 def test_lower_bound_is_compulsory_or_hong_kung(tmp_path: Path):
     payload = _payload(tmp_path)
     assert compulsory(payload) == 3 * TILE  # A and B read, C written

@@ -23,14 +23,14 @@ def divisors(n: int) -> list[int]:
     return sorted(set(small + [n // d for d in small]))
 
 
-def tile_options(n: int, partial: bool = False) -> list[int]:
-    """Tile sizes to try for a loop of n: its divisors (every tile full), or
-    with `partial` the smallest size for each tile count, ceil(n / k): a
-    divisor where one gives that count, else the size whose last tile is
-    the smallest remainder (197 in tiles of 99, 66, 50, ...)."""
-    if not partial:
-        return divisors(n)
-    return sorted({-(-n // k) for k in range(1, n + 1)})
+def tile_options(n: int, partial: bool = False, least: int = 1) -> list[int]:
+    """Tile sizes to try for a loop of n, none below `least` (but n itself):
+    its divisors (every tile full), or with `partial` the smallest size for
+    each tile count, ceil(n / k): a divisor where one gives that count, else
+    the size whose last tile is the smallest remainder (197 in tiles of 99,
+    66, 50, ...)."""
+    opts = divisors(n) if not partial else sorted({-(-n // k) for k in range(1, n + 1)})
+    return [o for o in opts if o >= min(least, n)]
 
 
 def tile_count(n: int, size: int) -> int:
@@ -42,6 +42,10 @@ class SearchDim:
     key: Hashable  # e.g. ("d", 0) for a root dim, ("r", op, dim) for a reduction dim
     extent: int
     partial: bool = False  # sizes that do not divide the extent may be tried (a remainder tile)
+    least: int = 1  # no smaller size is tried (a reduction chunk of at least one burst)
+
+    def options(self) -> list[int]:
+        return tile_options(self.extent, self.partial, self.least)
 
 
 def fit_tiles(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool],
@@ -50,7 +54,7 @@ def fit_tiles(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool],
     starting from `start` (default: every dim whole); None when even
     1-element tiles along every dim do not fit."""
     sizes: Sizes = dict(start) if start else {d.key: d.extent for d in dims}
-    options = {d.key: tile_options(d.extent, d.partial) for d in dims}
+    options = {d.key: d.options() for d in dims}
     # Shrink: halve (to the next divisor) one dim at a time, in order.
     for d in dims:
         while not fits(sizes) and sizes[d.key] > 1:
@@ -77,7 +81,7 @@ def frontier_starts(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool], ma
     make-room dims held at a chunk of 16 meanwhile, then grown last). A local search from the
     largest tiles alone stays on one end of that frontier: tall tiles for a
     997-row matmul whose best tiles are nearly square."""
-    options = {d.key: tile_options(d.extent, d.partial) for d in dims}
+    options = {d.key: d.options() for d in dims}
     room = [d for d in dims if d.key in make_room]
     grown = [d for d in dims if d.key not in make_room]
     starts = []
@@ -131,7 +135,7 @@ def least_cost(dims: Sequence[SearchDim], cost: Callable[[Sizes], float | None],
     of `make_room` (reduction chunks, whose size moves no bytes) shrunk to
     the largest that fits again. Steepest descent until no move helps, or
     the evaluation budget is spent."""
-    options = {d.key: tile_options(d.extent, d.partial) for d in dims}
+    options = {d.key: d.options() for d in dims}
     memo: dict[tuple, float | None] = {}
 
     def value(sizes: Sizes) -> float | None:

@@ -276,12 +276,11 @@ class _Nest:
         # A chunk of an op's innermost reduction dim (the contiguous one: a
         # matmul's K, an NHWC convolution's channels) moves whole bursts: at
         # least the alignment (16 f32 at 64 bytes), or what the largest tiles had.
-        least = {d.key: min(d.extent, start[d.key], max(1, self.alignment // self._element_bytes(d.key[1])))
-                 for d in dims if d.key[0] == "r" and d.key[2] == self.payload.ops[d.key[1]].reduction_dims()[-1]}
+        dims = [SearchDim(d.key, d.extent, least=min(start[d.key], self.alignment // self._element_bytes(d.key[1])))
+                if d.key[0] == "r" and d.key[2] == self.payload.ops[d.key[1]].reduction_dims()[-1] else d
+                for d in dims]
 
         def cost(s: Sizes) -> float | None:
-            if any(s[k] < n for k, n in least.items()):
-                return None
             return self.cost(members, s, ceiling.total if ceiling else None)
 
         best = self._descend(members, dims, start, cost)
@@ -291,7 +290,7 @@ class _Nest:
         # convolution's input) of a partial tile is sized by affine.apply
         # chains that check cannot bound.
         if all(_plain(self.payload.ops[i]) for i in members):
-            best = self._descend(members, [SearchDim(d.key, d.extent, partial=True) for d in dims], best, cost)
+            best = self._descend(members, [SearchDim(d.key, d.extent, True, d.least) for d in dims], best, cost)
         extents = {d.key: d.extent for d in dims}
         return {k: v for k, v in best.items() if k[0] == "d" or v < extents[k]}  # a whole K needs no loop
 
