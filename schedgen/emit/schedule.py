@@ -55,28 +55,11 @@ def _nest_view(plan: Plan, n: LoopNest, kernel_views: list[dict]) -> dict:
                           "loop": after, "reuse": c.index in n.reuse_dest})
         handles[c.index] = fused
         current = after
-    by_op: dict[int, list] = defaultdict(list)
-    for r in n.reduction_tiling:
-        by_op[r.op].append(r)
-    reduction_loops = []
-    for op_index, rs in by_op.items():
-        sizes = [0] * rs[0].op_rank
-        for r in rs:
-            sizes[r.dim] = r.size
-        var = handles[op_index] if n.loop_kind == "scf.forall" else _var(op_index)
-        reduction_loops.append({"var": var, "tiled": f"n{n.id}_op{op_index}_r", "tile_sizes": sizes,
-                                "loops": [f"n{n.id}_op{op_index}_d{r.dim}" for r in sorted(rs, key=lambda r: r.dim)]})
+    reduction_loops = _reduction_loops(n, handles)
     for r in reduction_loops:  # the op's handle after its reduction (or two-level inner) loops
         handles[_op_of(r["tiled"])] = r["tiled"]
-    loop_producers = []
-    if n.loop_producers:
-        into = next(r["loops"][-1] for r in reduction_loops if _op_of(r["tiled"]) == n.loop_into)
-        for k, p in enumerate(n.loop_producers):
-            fused, after = f"n{n.id}_op{p.index}", f"n{n.id}_kloop{k + 1}"
-            loop_producers.append({"var": _var(p.index), "label": f"op{p.index}", "fused": fused, "into": into,
-                                   "loop": after})
-            handles[p.index] = fused
-            into = after
+    loop_producers = _loop_producers(n, reduction_loops)
+    handles.update({p["op"]: p["fused"] for p in loop_producers})
     if fuse_all:
         handles = {i: h for i, h in handles.items() if i == n.root.index or i in {c.index for c in n.consumers}}
     inner = {t.op: t for t in plan.inner}
@@ -102,6 +85,36 @@ def _nest_view(plan: Plan, n: LoopNest, kernel_views: list[dict]) -> dict:
         "producer_labels": ", ".join(f"op{p.index}" for p in n.producers),
         "consumer_labels": ", ".join(f"op{c.index}" for c in n.consumers),
     }
+
+
+def _reduction_loops(n: LoopNest, handles: dict[int, str]) -> list[dict]:
+    """tile_using_for steps: one per op with tiled reduction (or two-level inner) dims."""
+    by_op: dict[int, list] = defaultdict(list)
+    for r in n.reduction_tiling:
+        by_op[r.op].append(r)
+    loops = []
+    for op_index, rs in by_op.items():
+        sizes = [0] * rs[0].op_rank
+        for r in rs:
+            sizes[r.dim] = r.size
+        var = handles[op_index] if n.loop_kind == "scf.forall" else _var(op_index)
+        loops.append({"var": var, "tiled": f"n{n.id}_op{op_index}_r", "tile_sizes": sizes,
+                      "loops": [f"n{n.id}_op{op_index}_d{r.dim}" for r in sorted(rs, key=lambda r: r.dim)]})
+    return loops
+
+
+def _loop_producers(n: LoopNest, reduction_loops: list[dict]) -> list[dict]:
+    """fuse_into_containing_op steps into op `loop_into`'s innermost reduction loop."""
+    if not n.loop_producers:
+        return []
+    into = next(r["loops"][-1] for r in reduction_loops if _op_of(r["tiled"]) == n.loop_into)
+    steps = []
+    for k, p in enumerate(n.loop_producers):
+        fused, after = f"n{n.id}_op{p.index}", f"n{n.id}_kloop{k + 1}"
+        steps.append({"op": p.index, "var": _var(p.index), "label": f"op{p.index}", "fused": fused, "into": into,
+                      "loop": after})
+        into = after
+    return steps
 
 
 def _op_of(tiled: str) -> int:
