@@ -40,7 +40,7 @@ def main() -> None:
     print(f"{'payload':<22} {'untiled':>9} {'bound':>8}" + "".join(f" | {m.value:^26}" for m in MODES))
     for path in args.payload:
         payload = load_payload(path)
-        untiled = sum(untiled_traffic(op).total for op in payload.ops)
+        untiled = sum(untiled_traffic(payload, op).total for op in payload.ops)
         bound = lower_bound(payload, target.memory_bytes)
         cells = []
         for m in MODES:

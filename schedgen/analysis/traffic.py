@@ -54,13 +54,22 @@ def plan_traffic(payload: Payload, plan: Plan) -> Traffic:
     for n in plan.nests:
         total += nest_traffic(payload, n)
     for u in plan.untiled:
-        total += untiled_traffic(payload.ops[u.op.index])
+        total += untiled_traffic(payload, payload.ops[u.op.index])
     return total
 
 
-def untiled_traffic(op: TileableOp) -> Traffic:
-    read = sum(prod(o.shape) * o.element_bytes for o in op.operands if not o.is_init)
+def untiled_traffic(payload: Payload, op: TileableOp) -> Traffic:
+    read = sum(prod(o.shape) * o.element_bytes for o in op.operands if not o.is_init or _reads_init(payload, o))
     return Traffic(read=read, written=sum(prod(r.shape) * r.element_bytes for r in op.results), tiles=1)
+
+
+def _reads_init(payload: Payload, init: Operand) -> bool:
+    """Whether an op reads its init from memory: its body uses the value (an
+    accumulator), and that value has contents (not a tensor.empty)."""
+    if not init.reads:
+        return False
+    v = init.value
+    return not (v.kind == "other" and payload.others[v.index].name in ("tensor.empty", "bufferization.alloc_tensor"))
 
 
 def nest_traffic(payload: Payload, nest: LoopNest) -> Traffic:
@@ -96,11 +105,14 @@ def shape_traffic(payload: Payload, shape: NestShape, reuse_dest: bool = False,
         inner = tiled.inner(idx)
         for operand in op.operands:
             t = operand_tile(operand, inner)
+            from_outside = not (operand.value.kind == "op" and operand.value.index in members)
             if operand.is_init:
                 if (idx == root.index and not reuse_dest) or idx in consumers:
                     written += _moved_bytes(operand, t, forall, {})
+                if from_outside and _reads_init(payload, operand):  # an accumulator's start: once, kept across K
+                    read += _moved_bytes(operand, t, forall, {})
                 continue
-            if operand.value.kind == "op" and operand.value.index in members:
+            if not from_outside:
                 continue  # computed in the nest: never leaves the local memory
             read += _moved_bytes(operand, t, forall, loops)
     return Traffic(read=read, written=written, tiles=tiles)

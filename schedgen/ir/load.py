@@ -326,13 +326,15 @@ def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int
         maps = indexing_maps(g)
         iterators = iterator_kinds(g)
         n_inputs = len(g.operands) - len(g.results)
+        args = g.regions[0].blocks[0].arguments
         operands = []
         for i, (v, m) in enumerate(zip(g.operands, maps)):
             s = shaped(v)
             if s is None:  # scalar operand (linalg.fill's value)
                 continue
             exprs = tuple(_linear(e) for e in m.results)
-            operands.append(Operand(producer[o.operands[i]], s[0], s[1], s[2], i >= n_inputs, str(m), exprs))
+            reads = i < n_inputs or any(True for _ in args[i].uses)
+            operands.append(Operand(producer[o.operands[i]], s[0], s[1], s[2], i >= n_inputs, str(m), exprs, reads))
         domain = iteration_domain(g)
         if any(d is None for d in domain):
             raise SchedgenError(where, "cannot derive static loop ranges from the indexing maps", op=o.name)
@@ -357,7 +359,7 @@ def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int
         exprs = None
         if is_init:
             exprs = tuple(Linear(((k, 1),), 0) if k < len(domain_t) else None for k in range(len(s[0])))
-        operands.append(Operand(producer[v], s[0], s[1], s[2], is_init, None, exprs))
+        operands.append(Operand(producer[v], s[0], s[1], s[2], is_init, None, exprs, not is_init))
     return TileableOp(index, o.name, line, col, domain_t, ("parallel",) * len(domain_t),
                       tuple(operands), tuple(results))
 

@@ -66,6 +66,7 @@ class Operand:
     is_init: bool
     indexing_map: str | None  # printed affine map; None for pad/pack/unpack
     exprs: tuple[Linear | None, ...] | None
+    reads: bool = True  # an init: the body reads its value (an accumulator), so it comes in too
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ from schedgen.analysis.traffic import (
     nest_traffic,
     plan_traffic,
     shape_traffic,
+    untiled_traffic,
 )
 from schedgen.errors import SchedgenError
 from schedgen.ir.load import LoadedPayload
@@ -224,19 +225,8 @@ class _Nest:
     def structure(self, members: frozenset[int]) -> tuple:
         """The nest's ops, shapes, maps and loop kinds relative to the root,
         and the target's figures: what makes two nests plan alike."""
-        ops = members | set(self.consumers)
         root = self.root.index
-
-        def source(v: ValueRef) -> tuple:
-            if v.kind == "op" and v.index in ops:
-                return ("member", v.index - root, v.result)
-            return ("other", self.payload.others[v.index].name) if v.kind == "other" else (v.kind,)
-
-        shapes = tuple((i - root, op.name, op.domain, op.iterators,
-                        tuple((source(o.value), o.shape, o.element_bytes, o.is_init, o.indexing_map)
-                              for o in op.operands),
-                        tuple((r.shape, r.element_bytes) for r in op.results))
-                       for i in sorted(ops) for op in [self.payload.ops[i]])
+        shapes = _op_shapes(self.payload, members | set(self.consumers), root)
         return (shapes, tuple(c - root for c in self.consumers), tuple(self.order), self.loop_kind,
                 self.budget, self.alignment, self.cores, self.least_traffic,
                 tuple(sorted(i - root for i in self.in_loop)), None if self.loop_op is None else self.loop_op - root)
@@ -318,6 +308,21 @@ class _Nest:
             return None
         trips = prod(tile_count(self.payload.ops[i].domain[d], s) for i, d, s in shape.reduction_tiles)
         return traffic.total + TILE_OVERHEAD_BYTES * traffic.tiles * trips
+
+
+def _op_shapes(payload: Payload, ops: frozenset[int] | set[int], root: int) -> tuple:
+    """Ops with their shapes and maps, numbered relative to `root`, their
+    operands' sources inside `ops` likewise: equal for a model's repeated layers."""
+    def source(v: ValueRef) -> tuple:
+        if v.kind == "op" and v.index in ops:
+            return ("member", v.index - root, v.result)
+        return ("other", payload.others[v.index].name) if v.kind == "other" else (v.kind,)
+
+    return tuple((i - root, op.name, op.domain, op.iterators,
+                  tuple((source(o.value), o.shape, o.element_bytes, o.is_init, o.indexing_map, o.reads)
+                        for o in op.operands),
+                  tuple((r.shape, r.element_bytes) for r in op.results))
+                 for i in sorted(ops) for op in [payload.ops[i]])
 
 
 # Tile searches of the plan being made, by nest signature (_Nest.signature),
@@ -603,10 +608,59 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
         sizes = nest.search(members)
     assert sizes is not None  # the root alone fits at its minimal tile
     sizes = _restrict(nest, members, sizes)
+    if mode == FuseMode.MAX_PRODUCERS and nest.traffic_searched(members):
+        members, sizes = _unfuse_costly(payload, nest, members, sizes, required, notes)
     if checker is None:
         return _loop_nest(payload, nest, members, sizes, nest_id, notes)
     return _precise_nest(payload, nest, members, sizes, nest_id, notes, checker)
 
+
+
+def _unfuse_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Sizes, required: frozenset[int],
+                   notes: list[Note]) -> tuple[frozenset[int], Sizes]:
+    """Max-producers on memory targets: a fused producer (outside the fuse
+    groups) stays fused only if the nest with it moves no more bytes than
+    the nest without it plus the producer on its own (reading its inputs and
+    writing its result once). Its tiles take room that the root's tiles
+    could use: a larger tile of the root may re-read the weights less."""
+    def moved(ms: frozenset[int], s: Sizes) -> int:
+        t = shape_traffic(payload, nest.shape(ms, s), tiled=nest.tiled(ms, s))
+        assert t is not None
+        return t.total
+
+    for p in sorted(members - required - {nest.root.index}, reverse=True):
+        if p not in members or not _reads_from_outside(payload.ops[p], members):
+            continue  # a fill, or an op on nest values only: it takes no room a larger tile could use
+        keep = _reachable(payload, nest.root.index, members - {p})
+        dropped = members - keep
+        found = None if dropped & required else nest.search(keep)
+        if found is None:
+            continue
+        found = _restrict(nest, keep, found)
+        alone = sum(untiled_traffic(payload, payload.ops[i]).total for i in dropped)
+        before, after = moved(members, sizes), moved(keep, found)
+        if after + alone < before:
+            labels = ", ".join(f"op{i} {payload.ops[i].name}" for i in sorted(dropped, reverse=True))
+            notes.append(Note(kind=NoteKind.NOT_FUSED, text=f"{labels} not fused: the nest would move "
+                              f"{before / 1e6:.2f} MB with {'it' if len(dropped) == 1 else 'them'}, "
+                              f"{after / 1e6:.2f} MB without, plus {alone / 1e6:.2f} MB on {'its' if len(dropped) == 1 else 'their'} own"))
+            members, sizes = keep, found
+    return members, sizes
+
+
+def _reads_from_outside(op: TileableOp, members: frozenset[int]) -> bool:
+    return any(not o.is_init and not (o.value.kind == "op" and o.value.index in members) for o in op.operands)
+
+
+def _reachable(payload: Payload, root: int, ops: frozenset[int]) -> frozenset[int]:
+    """The ops of `ops` whose results reach `root` through ops of `ops`."""
+    seen, todo = {root}, [root]
+    while todo:
+        for p in producers(payload, payload.ops[todo.pop()]):
+            if p.index in ops and p.index not in seen:
+                seen.add(p.index)
+                todo.append(p.index)
+    return frozenset(seen)
 
 
 def _root_fits(payload: Payload, nest: _Nest, root: TileableOp, target: Target, required: frozenset[int]) -> None:
@@ -1135,14 +1189,28 @@ def _fill_k_loop(payload: Payload, target: Target, c: LoopNest, m: int, by_root:
             if p.id in gone or p.id == c.id or p in taken or not _single_level(p) \
                     or not _only_read_by(payload, p, readers):
                 continue
+            refused = _merge_key(payload, current, p, m, inside)  # a chain's repeated steps are refused once
+            if refused in _SEARCHED:
+                continue
             trial = _merged_nest(payload, target, c, m, inside | {o.index for o in p.ops}, [*taken, p],
                                  nest_traffic(payload, current).total + nest_traffic(payload, p).total,
                                  groups, checker, axis_map)
-            if trial is not None:
+            if trial is None:
+                _SEARCHED[refused] = None
+            else:
                 current, inside, grew = trial, inside | {o.index for o in p.ops}, True
                 taken.append(p)
                 break
     return current, {p.id for p in taken}
+
+
+def _merge_key(payload: Payload, c: LoopNest, p: LoopNest, m: int, inside: frozenset[int]) -> tuple:
+    """What decides a K-loop merge, relative to c's root: the ops and both nests' tiles."""
+    root = c.root.index
+    ops = {o.index for o in c.ops} | {o.index for o in p.ops}
+    return ("k-loop", _op_shapes(payload, ops, root), m - root, tuple(sorted(i - root for i in inside)),
+            *[(n.root.index - root, tuple(n.tile_sizes), tuple((r.op - root, r.dim, r.size) for r in n.reduction_tiling))
+              for n in (c, p)])
 
 
 def _only_read_by(payload: Payload, p: LoopNest, readers: set[int] | frozenset[int]) -> bool:
@@ -1168,15 +1236,11 @@ def _merged_nest(payload: Payload, target: Target, c: LoopNest, m: int, inside: 
     required = frozenset({i for g in mine for i in g.members}) | members - inside
     nest = _Nest(payload, root, target, axis_map, _principal_order(payload, root.index, mine, required, axis_map))
     nest.in_loop, nest.loop_op = inside, m
-    refused = (nest.structure(members), before)  # a chain's repeated steps are refused once
-    if refused in _SEARCHED:
-        return None
     found = nest.search(members) if _moves_with_loop(payload, nest, members) else None
     sizes = _restrict(nest, members, found) if found is not None else None
     after = None if sizes is None or not nest.fits(members, sizes) else \
         shape_traffic(payload, nest.shape(members, sizes), tiled=nest.tiled(members, sizes))
     if sizes is None or after is None or after.total >= before:
-        _SEARCHED[refused] = None
         return None
     stale = (NoteKind.REDUCTION_TILED, NoteKind.PARTIAL_TILES, NoteKind.LOOP_FUSED)
     notes = [n for x in [c, *absorbed] for n in x.notes
