@@ -282,3 +282,19 @@ def test_repeated_nests_are_searched_once(monkeypatch, tmp_path: Path):
     assert counts[0] == counts[1] and 0 < counts[1] <= 2 * 8  # two phases (divisors, then partial tiles) each
     assert len({(tuple(n.tile_sizes), tuple((r.size, r.dim) for r in n.reduction_tiling))
                 for n in matmul_nests[1:-1]}) <= 2
+
+
+def test_a_consumer_joins_a_contraction_nest_only_when_it_saves_traffic():
+    """The ViT block's second MLP matmul has the residual add as a consumer;
+    fused into the matmul's nest it needs the matmul's tiles at the forall
+    level and once cut them to one row (the weight read 197 times, 119 of the
+    block's 131 MB at npu-256k). On memory targets a consumer joins only
+    when the grown nest moves no more than the nest and the consumer apart,
+    and the grown nest's tiles are searched for least traffic too."""
+    payload = load_payload(ROOT / "corpus/vit_block.mlir")
+    for target, ratio in (("npu-256k", 5), ("cpu-l1", 4)):
+        p = plan(payload, PRESETS[target])
+        assert p.traffic_bytes <= ratio * p.traffic_lower_bound, (target, p.traffic_bytes / p.traffic_lower_bound)
+        for n in p.nests:
+            if n.consumers and any(payload.ops[o.index].name.endswith("matmul") for o in n.ops):
+                assert all(t == 0 or t > 1 for t in n.tile_sizes), (target, n.id, n.tile_sizes)

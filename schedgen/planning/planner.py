@@ -218,9 +218,8 @@ class _Nest:
 
     def traffic_searched(self, members: frozenset[int]) -> bool:
         """Whether the nest's tiles are chosen for least traffic: memory
-        targets, a contraction among the members, no consumers fused."""
-        return self.least_traffic and not self.consumers and \
-            any(is_multiply_accumulate(self.payload.ops[i]) for i in members)
+        targets, a contraction among the members."""
+        return self.least_traffic and any(is_multiply_accumulate(self.payload.ops[i]) for i in members)
 
     def structure(self, members: frozenset[int]) -> tuple:
         """The nest's ops, shapes, maps and loop kinds relative to the root,
@@ -253,8 +252,9 @@ class _Nest:
         start = fit_tiles(self.search_dims(members), lambda s: self.fits(members, s))
         if start is None or not self.traffic_searched(members):
             return start
-        macs = [i for i in members if is_multiply_accumulate(self.payload.ops[i])]
-        # Also a K loop around a fused contraction's tile (the output tile stays local across it).
+        # Also a K loop around a fused contraction's tile (the output tile stays local across it), unless
+        # consumers are fused: they join at the forall level.
+        macs = [] if self.consumers else [i for i in members if is_multiply_accumulate(self.payload.ops[i])]
         dims = self.search_dims(members) + [
             SearchDim(("r", i, d), self.payload.ops[i].domain[d]) for i in sorted(macs)
             if i not in (self.root.index, self.loop_op) and i not in self.in_loop
@@ -1030,7 +1030,7 @@ def _consumer_fusion(payload: Payload, target: Target, nests: list[LoopNest], un
         if not chosen:
             continue
         grown = _producer_nest(payload, target, n, tuple(chosen), groups, checker, axis_map, mode)
-        if grown is None:
+        if grown is None or (target.cpu is None and _costs_traffic(payload, n, grown, chosen, nests)):
             continue
         rebuilt[n.id] = grown
         absorbed |= set(chosen)
@@ -1045,6 +1045,16 @@ def _consumer_fusion(payload: Payload, target: Target, nests: list[LoopNest], un
     kept = [n.model_copy(update={"id": renumber[n.id]}) for n in kept]
     return kept, [u for u in untiled if u.op.index not in absorbed]
 
+
+
+def _costs_traffic(payload: Payload, old: LoopNest, grown: LoopNest, chosen: list[int], nests: list[LoopNest]) -> bool:
+    """Memory targets: whether the nest with its consumers moves more bytes
+    than the nest and the consumers apart (each in its own nest, or untiled):
+    a consumer that needs whole rows can shrink a contraction's tiles to one row."""
+    apart = {n.root.index: n for n in nests}
+    alone = sum(nest_traffic(payload, apart[c]).total if c in apart else untiled_traffic(payload, payload.ops[c]).total
+                for c in chosen)
+    return nest_traffic(payload, grown).total > nest_traffic(payload, old).total + alone
 
 
 def _may_take_consumer(payload: Payload, root: int, ops: set[int], chosen: list[int], u: TileableOp,
@@ -1096,7 +1106,8 @@ def _producer_nest(payload: Payload, target: Target, old: LoopNest, consumers: t
     # Field notes, hazard 3: a consumer reading two values of the loop fuses
     # into scf.for only; scf.forall keeps the loop parallel otherwise.
     two_reads = [c for c in consumers if len(_nest_reads(payload.ops[c], ops)) > 1]
-    notes = [n for n in old.notes if n.kind != NoteKind.SHARED_RESULT]
+    notes = [n for n in old.notes if n.kind not in (NoteKind.SHARED_RESULT, NoteKind.REDUCTION_TILED,
+                                                    NoteKind.PARTIAL_TILES)]  # the nest is searched anew
     if two_reads:
         nest.loop_kind = "scf.for"
         # Hazard 4: fuse_into_containing_op cannot fuse a destination producer
