@@ -238,3 +238,47 @@ def test_cpu_schedule_applies_with_xtc_opt(tmp_path: Path) -> None:
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+def _scalar_lines(payload: Path, schedule: Path) -> set[int]:
+    """Payload lines of the linalg ops the applied CPU schedule leaves as
+    linalg (memref) ops: what the vectorizer did not take, which lowers to
+    scalar loops."""
+    from schedgen.ir.apply import transform_payload
+
+    module = transform_payload(payload, schedule)
+    lines = set()
+    for op in ops(module):
+        if op.name.startswith("linalg.") and op.name not in ("linalg.yield", "linalg.index"):
+            found = re.search(re.escape(payload.name) + r'":(\d+):', str(op.location))
+            if found:
+                lines.add(int(found.group(1)))
+    return lines
+
+
+@pytest.mark.parametrize("name", ["corpus/resnet_stem.mlir", "corpus/mobilenet_block.mlir",
+                                  "payloads/conv_bias_relu.mlir", "payloads/conv_pool.mlir",
+                                  "payloads/matmul_bias_relu.mlir"])
+def test_explain_calls_vectorized_only_what_the_applied_ir_vectorizes(name: str, tmp_path: Path) -> None:
+    """A kernel or register tiling is called vectorized only when the
+    applied schedule leaves no linalg op of it behind (those lower to scalar
+    loops), and called scalar only when it does: NCHW convolutions whose
+    taps or strides still walk the input row at the register tile, torch's
+    cf.assert bodies. Read off the transformed IR, by payload line."""
+    from schedgen.model.payload import NON_STRUCTURED_TILEABLE
+
+    payload = ROOT / name
+    loaded = load_payload(payload)
+    target = CPU_PRESETS["cpu-avx512"]
+    p = plan(loaded, target)
+    schedule = tmp_path / "s.mlir"
+    schedule.write_text(render(p))
+    left = _scalar_lines(payload, schedule)
+    claims = {k.contraction: k.scalar for k in p.kernels}
+    claims.update({t.op: t.scalar for t in p.inner if loaded.ops[t.op].name not in NON_STRUCTURED_TILEABLE})
+    assert claims
+    for op, reason in claims.items():
+        line = loaded.ops[op].line
+        assert (line in left) == (reason is not None), (name, f"op{op}", loaded.ops[op].name, line, reason)
+    if name.startswith("corpus/resnet"):
+        assert any(k.scalar for k in p.kernels)  # the stride-2 stem convolution

@@ -142,7 +142,7 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
     return {"op": t.op, "label": f"op{t.op} {op.name}", "kind": t.kind, "handle": f"cpu_op{t.op}",
             "source_handle": handle, "extents": t.extents,
             "generalize": generalize, "generalized": f"{base}_g", "levels": levels,
-            "accumulators": t.accumulators}
+            "accumulators": t.accumulators, "scalar": t.scalar}
 
 
 def _fusion_steps(ops: list[tuple[str, str]], loop: str, suffix: str) -> tuple[list[dict], str]:
@@ -185,7 +185,7 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "reduction_source": f"{var[k.contraction]}_r",
         "reduction_sizes": k.reduction_sizes,
         "red_loops": [f"{base}_kl{d}" for d, s in enumerate(k.reduction_sizes) if s],
-        "extents": k.extents, "accumulators": k.accumulators,
+        "extents": k.extents, "accumulators": k.accumulators, "scalar": k.scalar,
         "packed": k.packed_operand, "pad_dims": k.pad_dims, "padding_values": k.padding_values,
         "nofold": [1 if i == k.packed_operand else 0 for i in range(len(k.padding_values))],
         "copy_sizes": k.copy_sizes, "copy_loops": [f"{base}_cl{d}" for d, s in enumerate(k.copy_sizes) if s],

@@ -128,6 +128,7 @@ class InnerTiling(BaseModel):
     split_sizes: list[int] = []  # row reductions: tile_reduction_using_for chunks (partial results); [] = none
     kind: str  # "contraction", "reduction", "transpose", "elementwise" or "pack" (one packed tile at a time)
     accumulators: int = 0  # vector registers the register tile keeps live (contractions)
+    scalar: str | None = None  # why the vectorizer leaves the register tile scalar (cpu_levels.scalar_reason)
 
 
 class RegisterKernel(BaseModel):
@@ -157,6 +158,7 @@ class RegisterKernel(BaseModel):
     padding_values: list[str] = []  # one zero per contraction operand, typed
     copy_sizes: list[int] = []  # tiling of the copy (a few rows at a time)
     accumulators: int  # vector registers the row tile keeps live
+    scalar: str | None = None  # why the vectorizer leaves the kernel scalar (cpu_levels.scalar_reason)
 
     @property
     def ops(self) -> set[int]:
@@ -245,9 +247,13 @@ def format_table(plan: Plan) -> str:
                 if k.root in members:
                     where = "" if k.root == k.contraction else f" in op{k.root}'s register tiles"
                     packed = f", operand {k.packed_operand}'s panel copied" if k.packed_operand is not None else ""
+                    regs = f"{k.accumulators} vector accumulators" if k.scalar is None else \
+                        f"scalar: the vectorizer does not take it ({k.scalar})"
                     lines.append(f"{'':<5}   cpu: kernel op{k.contraction}{where}: panels {k.panel_sizes}, rows "
-                                 f"{k.row_sizes}, reductions {k.reduction_sizes}, {k.accumulators} vector "
-                                 f"accumulators{packed}")
+                                 f"{k.row_sizes}, reductions {k.reduction_sizes}, {regs}{packed}")
+            for t in plan.inner:
+                if t.op in members and t.scalar is not None:
+                    lines.append(f"{'':<5}   cpu: op{t.op} stays scalar: the vectorizer does not take it ({t.scalar})")
     for g in plan.groups:
         where = f"nest {g.nests[0]}" if len(g.nests) == 1 else ("untiled" if not g.nests else f"nests {g.nests}")
         lines.append(f"group #{g.id} {g.pattern}: principal op{g.principal}, ops "

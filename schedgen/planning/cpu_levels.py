@@ -34,7 +34,13 @@ from schedgen.analysis.footprint import innermost_tiles
 from schedgen.analysis.graph import users
 from schedgen.analysis.tile_search import divisors
 from schedgen.model.cpu import CpuInfo
-from schedgen.model.payload import Operand, Payload, TileableOp, ValueRef
+from schedgen.model.payload import (
+    NON_STRUCTURED_TILEABLE,
+    Operand,
+    Payload,
+    TileableOp,
+    ValueRef,
+)
 from schedgen.model.plan import InnerTiling, LoopNest, Plan, RegisterKernel
 
 # Row tiles that must reuse a register kernel's packed panel for its copy to pay off.
@@ -91,6 +97,13 @@ def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo) -> tuple[i
 
 
 def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTiling:
+    """The op's register tiling, and whether the vectorizer takes it."""
+    t = _inner_tiling(op, extents, cpu)
+    tile = [s or e for s, e in zip(t.register_sizes or extents, extents)]
+    return t.model_copy(update={"scalar": scalar_reason(op, tile)})
+
+
+def _inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTiling:
     lanes = cpu.lanes(_element_bytes(op))
     if op.name == "linalg.pack":
         # Its dims count packed tiles (each a whole inner tile, e.g. 16x4): one at a
@@ -220,6 +233,29 @@ def _row_reduction(op: TileableOp) -> bool:
 def _drop_unit(reg: list[int], extents: list[int], op: TileableOp) -> list[int]:
     """A parallel dim of extent 1 needs no loop."""
     return [0 if s == e == 1 and k == "parallel" else s for s, e, k in zip(reg, extents, op.iterators)]
+
+
+def scalar_reason(op: TileableOp, tile: list[int]) -> str | None:
+    """Why MLIR's vectorizer leaves `op` scalar at this register tile (per op
+    dim, 0 = the whole extent), or None when it takes it. The lowering folds
+    the tile's unit dims away first; every operand must then be indexed by
+    single loop dims (a projected permutation): a window still walking
+    several filter taps (ow + kw) or a stride (2 * ow) is not, and neither is
+    a body with side effects (torch's cf.assert)."""
+    if op.name in NON_STRUCTURED_TILEABLE:
+        return None
+    if op.side_effects:
+        return f"its body has side effects ({', '.join(op.side_effects)})"
+    for o in op.operands:
+        for e in o.exprs or ():
+            if e is None:
+                return f"{o.value.label()} is indexed by a non-affine expression"
+            terms = [(d, c) for d, c in e.coeffs if tile[d] != 1]
+            if len(terms) > 1 or (terms and terms[0][1] != 1):
+                index = " + ".join(f"{c}*d{d}" if c != 1 else f"d{d}" for d, c in terms)
+                what = "window" if len(terms) > 1 else "stride"
+                return f"{o.value.label()}'s index {index} is a {what}, not one loop dim, at the register tile"
+    return None
 
 
 def _nest_extents(payload: Payload, nest: LoopNest) -> dict[int, list[int]]:
@@ -358,9 +394,12 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
     # separate multiplies and adds instead of FMAs (34 vs 57 GFLOP/s).
     red_sizes[reds[-1]] = _largest_divisor(ext[reds[-1]], 4)
 
+    tile = list(red_sizes)
+    for t, d in enumerate(out_dims):
+        tile[d] = panel[t] or rows[t]
     kernel = RegisterKernel(root=root.index, contraction=op.index, chain=chain, inits=inits, extents=root_ext,
                             panel_sizes=panel, row_sizes=rows, reduction_sizes=red_sizes,
-                            accumulators=mr * vecs)
+                            accumulators=mr * vecs, scalar=scalar_reason(op, tile))
     return _with_panel_copy(op, kernel, ext, parallel_out, v, m, nr, mr)
 
 
