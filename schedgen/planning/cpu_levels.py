@@ -10,7 +10,8 @@ at least one tile per core, see planner). Inside it:
   elementwise op it feeds, column panels of nr (a multiple of the vector
   lanes along the output's contiguous dim) with the panel of its row-free
   operand copied once into a contiguous buffer, then rows of mr, then its
-  reductions (innermost by 4). The mr x nr accumulators stay in vector
+  reductions (one that indexes every operand plainly by 4 -- a matmul's K,
+  an NCHW convolution's input channels -- the filter taps by 1). The mr x nr accumulators stay in vector
   registers over the whole reduction: the register-resident outer-product
   kernel of Low et al. / Halide's `vectorize(c).unroll(x)` with
   `compute_at` for the epilogue;
@@ -235,6 +236,12 @@ def _drop_unit(reg: list[int], extents: list[int], op: TileableOp) -> list[int]:
     return [0 if s == e == 1 and k == "parallel" else s for s, e, k in zip(reg, extents, op.iterators)]
 
 
+def _plain_dim(op: TileableOp, d: int) -> bool:
+    """Loop dim `d` indexes every operand that reads it alone, with coefficient 1."""
+    return all(e is not None and (d not in dict(e.coeffs) or e.coeffs == ((d, 1),))
+               for o in op.operands for e in (o.exprs or ()))
+
+
 def scalar_reason(op: TileableOp, tile: list[int]) -> str | None:
     """Why MLIR's vectorizer leaves `op` scalar at this register tile (per op
     dim, 0 = the whole extent), or None when it takes it. The lowering folds
@@ -387,12 +394,19 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
     rows = [mr if d == m else (1 if t < m_pos and ext[d] > 1 else 0) for t, d in enumerate(out_dims)]
     reds = op.reduction_dims()
     red_sizes = [0] * len(ext)
-    for d in reds[:-1]:
+    for d in reds:
         red_sizes[d] = 1
-    # Innermost reduction by 4: with a step of 1 the unit dim is folded away
+    # One reduction by 4: with a step of 1 the unit dim is folded away
     # before vectorization, the op stops being a contraction and lowers to
-    # separate multiplies and adds instead of FMAs (34 vs 57 GFLOP/s).
-    red_sizes[reds[-1]] = _largest_divisor(ext[reds[-1]], 4)
+    # separate multiplies and adds instead of FMAs (34 vs 57 GFLOP/s). The
+    # innermost one that indexes every operand as a plain dim: an NCHW
+    # convolution's input channels, not its filter taps (ow + kw would stay a
+    # window after the fold, which the vectorizer does not take).
+    # With none (a depthwise convolution: only filter taps), every tap steps
+    # by 1: separate vector multiplies and adds, not scalar loops.
+    stepped = next((d for d in reversed(reds) if _plain_dim(op, d)), None)
+    if stepped is not None:
+        red_sizes[stepped] = _largest_divisor(ext[stepped], 4)
 
     tile = list(red_sizes)
     for t, d in enumerate(out_dims):
