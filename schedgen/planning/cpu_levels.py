@@ -236,6 +236,23 @@ def _drop_unit(reg: list[int], extents: list[int], op: TileableOp) -> list[int]:
     return [0 if s == e == 1 and k == "parallel" else s for s, e, k in zip(reg, extents, op.iterators)]
 
 
+def _kernel_reductions(op: TileableOp, ext: list[int]) -> list[int]:
+    """A register kernel's reduction steps. One reduction by 4: with a step
+    of 1 the unit dim is folded away before vectorization, the op stops
+    being a contraction and lowers to separate multiplies and adds instead
+    of FMAs (34 vs 57 GFLOP/s). The innermost one that indexes every operand
+    as a plain dim: an NCHW convolution's input channels, not its filter
+    taps (ow + kw would stay a window after the fold, which the vectorizer
+    does not take). The others by 1; with no plain one (a depthwise
+    convolution: only taps), all by 1: vector multiplies and adds."""
+    reds = op.reduction_dims()
+    sizes = [1 if d in reds else 0 for d in range(len(ext))]
+    stepped = next((d for d in reversed(reds) if _plain_dim(op, d)), None)
+    if stepped is not None:
+        sizes[stepped] = _largest_divisor(ext[stepped], 4)
+    return sizes
+
+
 def _plain_dim(op: TileableOp, d: int) -> bool:
     """Loop dim `d` indexes every operand that reads it alone, with coefficient 1."""
     return all(e is not None and (d not in dict(e.coeffs) or e.coeffs == ((d, 1),))
@@ -392,22 +409,7 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
     root_ext = [ext[d] for d in out_dims]
     panel = [nr if d == v else 0 for d in out_dims]
     rows = [mr if d == m else (1 if t < m_pos and ext[d] > 1 else 0) for t, d in enumerate(out_dims)]
-    reds = op.reduction_dims()
-    red_sizes = [0] * len(ext)
-    for d in reds:
-        red_sizes[d] = 1
-    # One reduction by 4: with a step of 1 the unit dim is folded away
-    # before vectorization, the op stops being a contraction and lowers to
-    # separate multiplies and adds instead of FMAs (34 vs 57 GFLOP/s). The
-    # innermost one that indexes every operand as a plain dim: an NCHW
-    # convolution's input channels, not its filter taps (ow + kw would stay a
-    # window after the fold, which the vectorizer does not take).
-    # With none (a depthwise convolution: only filter taps), every tap steps
-    # by 1: separate vector multiplies and adds, not scalar loops.
-    stepped = next((d for d in reversed(reds) if _plain_dim(op, d)), None)
-    if stepped is not None:
-        red_sizes[stepped] = _largest_divisor(ext[stepped], 4)
-
+    red_sizes = _kernel_reductions(op, ext)
     tile = list(red_sizes)
     for t, d in enumerate(out_dims):
         tile[d] = panel[t] or rows[t]
