@@ -101,7 +101,17 @@ def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTilin
     """The op's register tiling, and whether the vectorizer takes it."""
     t = _inner_tiling(op, extents, cpu)
     tile = [s or e for s, e in zip(t.register_sizes or extents, extents)]
-    return t.model_copy(update={"scalar": scalar_reason(op, tile)})
+    reason = scalar_reason(op, tile)
+    v, _ = _vector_dims(op, extents)
+    strided = {d for d in _window_dims(op, tile) if d != v and op.iterators[d] == "parallel"}
+    if reason is not None and strided and t.kind in ("reduction", "elementwise"):
+        # A pooling window with a stride along the rows (2 * ow): rows one at
+        # a time, vectors along the contiguous dim only, which it reads plainly.
+        reg = [1 if d in strided and e > 1 else s for d, (s, e) in enumerate(zip(t.register_sizes, extents))]
+        retiled = [s or e for s, e in zip(reg, extents)]
+        if scalar_reason(op, retiled) is None:
+            return t.model_copy(update={"register_sizes": reg})
+    return t.model_copy(update={"scalar": reason})
 
 
 def _inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTiling:
@@ -274,12 +284,28 @@ def scalar_reason(op: TileableOp, tile: list[int]) -> str | None:
         for e in o.exprs or ():
             if e is None:
                 return f"{o.value.label()} is indexed by a non-affine expression"
-            terms = [(d, c) for d, c in e.coeffs if tile[d] != 1]
+            terms = _kept_terms(e, tile)
             if len(terms) > 1 or (terms and terms[0][1] != 1):
                 index = " + ".join(f"{c}*d{d}" if c != 1 else f"d{d}" for d, c in terms)
                 what = "window" if len(terms) > 1 else "stride"
                 return f"{o.value.label()}'s index {index} is a {what}, not one loop dim, at the register tile"
     return None
+
+
+def _kept_terms(e, tile: list[int]) -> list[tuple[int, int]]:
+    """An index's (dim, coefficient) terms left once the tile's unit dims are folded away."""
+    return [(d, c) for d, c in e.coeffs if tile[d] != 1]
+
+
+def _window_dims(op: TileableOp, tile: list[int]) -> set[int]:
+    """The dims in the indices scalar_reason objects to."""
+    dims: set[int] = set()
+    for o in op.operands:
+        for e in o.exprs or ():
+            terms = _kept_terms(e, tile) if e is not None else []
+            if len(terms) > 1 or (terms and terms[0][1] != 1):
+                dims |= {d for d, _ in terms}
+    return dims
 
 
 def _nest_extents(payload: Payload, nest: LoopNest) -> dict[int, list[int]]:
