@@ -145,12 +145,21 @@ def _outer_bound(v: ir.Value, dim: int) -> int | None:
 
 
 def _index_bound(v: ir.Value) -> int | None:
-    """A constant, or the smallest constant among an affine.min's results."""
+    """A constant, the smallest constant among an affine.min's results, or
+    the bound of the tensor dim a tensor.dim reads (a K loop's slice of a
+    partial row tile takes all of its rows)."""
     if not isinstance(v, ir.OpResult):
         return None
     owner = owner_op(v)
     if owner.name == "arith.constant":
         return const_int(v)
+    if owner.name == "tensor.dim":
+        k = const_int(owner.operands[1])
+        source = owner.operands[0]
+        if k is None or not isinstance(source.type, ir.RankedTensorType):
+            return None
+        n = ir.RankedTensorType(source.type).shape[k]
+        return n if not ir.ShapedType.is_dynamic_size(n) else dim_bound(source, k) or _outer_bound(source, k)
     if owner.name == "affine.min":
         consts = [e.value for e in ir.AffineMapAttr(owner.attributes["map"]).value.results
                   if isinstance(e, ir.AffineConstantExpr)]
