@@ -1256,10 +1256,10 @@ def _merged_nest(payload: Payload, target: Target, c: LoopNest, m: int, inside: 
     stale = (NoteKind.REDUCTION_TILED, NoteKind.PARTIAL_TILES, NoteKind.LOOP_FUSED)
     notes = [n for x in [c, *absorbed] for n in x.notes
              if n.kind not in stale and not any(n.text.startswith(f"op{i} ") for i in inside)]
-    apart = "; ".join(", ".join(f"op{o.index}" for o in p.ops) + f" (nest {p.id} on its own)" for p in absorbed)
-    notes.append(Note(kind=NoteKind.LOOP_FUSED, text=f"{apart}: computed inside op{m}'s reduction loop, one chunk "
-                      f"per trip, so their results never go to main memory ({after.total / 1e6:.2f} MB, against "
-                      f"{before / 1e6:.2f} MB with them apart)"))
+    apart = "; ".join(", ".join(f"op{o.index}" for o in p.ops) for p in absorbed)
+    notes.append(Note(kind=NoteKind.LOOP_FUSED, text=f"{apart} (first planned apart): computed "
+                      f"inside op{m}'s reduction loop, one chunk per trip, so their results never go to main memory "
+                      f"({after.total / 1e6:.2f} MB, against {before / 1e6:.2f} MB with them apart)"))
     made = _loop_nest(payload, nest, members, sizes, c.id, notes)
     if checker is None:
         return made
