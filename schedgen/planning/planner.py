@@ -633,7 +633,10 @@ def _unfuse_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes
             continue  # a fill, or an op on nest values only: it takes no room a larger tile could use
         keep = _reachable(payload, nest.root.index, members - {p})
         dropped = members - keep
-        found = None if dropped & required else nest.search(keep)
+        # A kept producer that a dropped op also reads (a fill that is one op's init and another's
+        # input) would be computed in the nest and again outside: then nothing is dropped.
+        shared = any(outside_users(payload.ops[i], keep) for i in keep - {nest.root.index})
+        found = None if dropped & required or shared else nest.search(keep)
         if found is None:
             continue
         found = _restrict(nest, keep, found)
