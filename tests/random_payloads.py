@@ -5,7 +5,11 @@ A payload is a DAG of 1-30 tileable ops of one element type (f32, f16, bf16,
 i32, i8): fills, elementwise ops (unary, binary, binary with a broadcast
 operand), linalg.broadcast, reductions (add or max over some dims, with a
 fill init), linalg.transpose, linalg.matmul and linalg.conv_2d_nhwc_hwcf
-(with a fill init). Dims are static, 1 to 4096 each; each tensor holds at
+(with a fill init), and what front ends emit: reductions that keep their
+reduced dims as size 1, two-result generics (elementwise, or a sum and a
+max), linalg.softmax, tensor.pad, tensor.concat, linalg.pack with or
+without padding (and its unpack). Dims are static, 1 to 4096 each, the
+primes 127, 197 and 997 among them; each tensor holds at
 most MAX_ELEMENTS elements and each op iterates at most MAX_DOMAIN points,
 so that the untiled payload executes in milliseconds. Every value nobody
 reads is returned, and so are some that are read (fan-out to the return).
@@ -25,7 +29,9 @@ from hypothesis import strategies as st
 from schedgen.model.plan import FuseMode
 
 DTYPES = ("f32", "f16", "bf16", "i32", "i8")
-KINDS = ("fill", "unary", "binary", "bias", "broadcast", "reduce", "transpose", "matmul", "conv")
+KINDS = ("fill", "unary", "binary", "bias", "broadcast", "reduce", "transpose", "matmul", "conv",
+         "keepdim", "multi", "softmax", "pad", "concat", "pack")
+PRIMES = (127, 197, 997)  # token counts and vocabularies no power of two divides
 MAX_ELEMENTS = 1 << 15
 MAX_DOMAIN = 1 << 20
 MAX_DIM = 4096
@@ -93,24 +99,35 @@ class PayloadBuilder:
         return v
 
     def _generic(self, ins: list[tuple[_Value, list[int]]], out_shape: tuple[int, ...], rank: int,
-                 reduced: set[int], out_dims: list[int], init: str | None, body: list[str]) -> int:
+                 reduced: set[int], out_dims: list[int], init: str | None, body: list[str],
+                 out_map: str | None = None, second_init: str | None = None) -> int:
+        """One generic; with `second_init`, a second result like the first
+        (the values are consecutive: the first's index is returned)."""
         def amap(dims: list[int]) -> str:
             ds = ", ".join(f"d{i}" for i in range(rank))
             return f"affine_map<({ds}) -> ({', '.join(f'd{d}' for d in dims)})>"
 
         out_t = self.tensor(out_shape)
-        init = init or self._empty(out_shape)
-        maps = ", ".join(amap(dims) for _, dims in ins) + ", " + amap(out_dims)
+        inits = [init or self._empty(out_shape)] + ([second_init] if second_init else [])
+        out_maps = [out_map or amap(out_dims)] * len(inits)
+        maps = ", ".join([amap(dims) for _, dims in ins] + out_maps)
         iters = ", ".join('"reduction"' if d in reduced else '"parallel"' for d in range(rank))
         names = ", ".join(v.name for v, _ in ins)
         types = ", ".join(self.tensor(v.shape) for v, _ in ins)
-        block = ", ".join(f"%in{i}: {self.dtype}" for i in range(len(ins))) + f", %out: {self.dtype}"
+        outs = ["%out", "%out1"][:len(inits)]
+        block = ", ".join([f"%in{i}: {self.dtype}" for i in range(len(ins))] + [f"{o}: {self.dtype}" for o in outs])
         v = self._new(out_shape)
-        self.body.append(f"{self.values[v].name} = linalg.generic {{indexing_maps = [{maps}], "
-                         f"iterator_types = [{iters}]}} ins({names} : {types}) outs({init} : {out_t}) {{")
+        name = self.values[v].name
+        if second_init:
+            self._new(out_shape)
+            self.values[v].name, self.values[v + 1].name = f"{name}#0", f"{name}#1"
+        results = ", ".join([out_t] * len(inits))
+        self.body.append(f"{name}{':2' if second_init else ''} = linalg.generic {{indexing_maps = [{maps}], "
+                         f"iterator_types = [{iters}]}} ins({names} : {types}) outs({', '.join(inits)} : "
+                         f"{results}) {{")
         self.body.append(f"^bb0({block}):")
         self.body.extend("  " + line for line in body)
-        self.body.append(f"}} -> {out_t}")
+        self.body.append(f"}} -> ({results})" if second_init else f"}} -> {out_t}")
         self.ops += 1
         return v
 
@@ -189,6 +206,87 @@ class PayloadBuilder:
         self.ops += 1
         return v
 
+    def keepdim_reduce(self, x: int, dims: set[int]) -> int:
+        """A sum over `dims` that keeps them as size 1, written through a constant map (torch's keepdim)."""
+        vx = self.values[x]
+        rank = len(vx.shape)
+        shape = tuple(1 if d in dims else n for d, n in enumerate(vx.shape))
+        init = self.values[self.fill(shape)].name
+        self._use(x)
+        out = ", ".join("0" if d in dims else f"d{d}" for d in range(rank))
+        ds = ", ".join(f"d{i}" for i in range(rank))
+        return self._generic([(vx, list(range(rank)))], shape, rank, dims, [], init,
+                             [f"%r = {self._op(0)} %in0, %out : {self.dtype}", f"linalg.yield %r : {self.dtype}"],
+                             out_map=f"affine_map<({ds}) -> ({out})>")
+
+    def multi(self, x: int, reduced: set[int], k: int) -> tuple[int, int]:
+        """One generic, two results: x op x and x (elementwise), or a sum and a max over `reduced`."""
+        vx = self.values[x]
+        rank = len(vx.shape)
+        kept = [d for d in range(rank) if d not in reduced]
+        shape = tuple(vx.shape[d] for d in kept)
+        inits = [self.values[self.fill(shape)].name, self.values[self.fill(shape, 1)].name] if reduced \
+            else [self._empty(shape), self._empty(shape)]
+        self._use(x)
+        mx = ("arith.maximumf" if self.is_float else "arith.maxsi")
+        body = [f"%r = {self._op(0)} %in0, %out : {self.dtype}", f"%q = {mx} %in0, %out1 : {self.dtype}"] \
+            if reduced else [f"%r = {self._op(k)} %in0, %in0 : {self.dtype}", f"%q = {mx} %in0, %in0 : {self.dtype}"]
+        body.append(f"linalg.yield %r, %q : {self.dtype}, {self.dtype}")
+        first = self._generic([(vx, list(range(rank)))], shape, rank, reduced, kept, inits[0], body,
+                              second_init=inits[1])
+        return first, first + 1
+
+    def softmax(self, x: int, dim: int) -> int:
+        (vx,) = self._use(x)
+        e, v = self._empty(vx.shape), self._new(vx.shape)
+        t = self.tensor(vx.shape)
+        self.body.append(f"{self.values[v].name} = linalg.softmax dimension({dim}) ins({vx.name} : {t}) "
+                         f"outs({e} : {t}) -> {t}")
+        self.ops += 1
+        return v
+
+    def pad(self, x: int, low: list[int], high: list[int]) -> int:
+        (vx,) = self._use(x)
+        shape = tuple(n + lo + hi for n, lo, hi in zip(vx.shape, low, high))
+        c, v = self._const(0), self._new(shape)
+        idx = ", ".join(f"%i{d}: index" for d in range(len(shape)))
+        self.body += [f"{self.values[v].name} = tensor.pad {vx.name} low[{', '.join(map(str, low))}] "
+                      f"high[{', '.join(map(str, high))}] {{", f"^bb0({idx}):", f"  tensor.yield {c} : {self.dtype}",
+                      f"}} : {self.tensor(vx.shape)} to {self.tensor(shape)}"]
+        self.ops += 1
+        return v
+
+    def concat(self, x: int, y: int, dim: int) -> int:
+        vx, vy = self._use(x, y)
+        shape = tuple(n + (vy.shape[d] if d == dim else 0) for d, n in enumerate(vx.shape))
+        v = self._new(shape)
+        self.body.append(f"{self.values[v].name} = tensor.concat dim({dim}) {vx.name}, {vy.name} : "
+                         f"({self.tensor(vx.shape)}, {self.tensor(vy.shape)}) -> {self.tensor(shape)}")
+        return v  # not a tileable op: a placement in main memory (schedgen.ir.normalize)
+
+    def pack(self, x: int, dims: list[int], tiles: list[int], unpack: bool) -> int:
+        """linalg.pack of `dims` by `tiles` (padded where a tile does not divide), and maybe back."""
+        (vx,) = self._use(x)
+        outer = list(vx.shape)
+        for d, t in zip(dims, tiles):
+            outer[d] = -(-vx.shape[d] // t)
+        shape = tuple(outer) + tuple(tiles)
+        e, v = self._empty(shape), self._new(shape)
+        divides = all(vx.shape[d] % t == 0 for d, t in zip(dims, tiles))
+        pad = "" if divides else f"padding_value({self._const(0)} : {self.dtype}) "
+        where = f"inner_dims_pos = [{', '.join(map(str, dims))}] inner_tiles = [{', '.join(map(str, tiles))}]"
+        self.body.append(f"{self.values[v].name} = linalg.pack {vx.name} {pad}{where} into {e} : "
+                         f"{self.tensor(vx.shape)} -> {self.tensor(shape)}")
+        self.ops += 1
+        if not unpack:
+            return v
+        e2, u = self._empty(vx.shape), self._new(vx.shape)
+        self.values[v].users += 1
+        self.body.append(f"{self.values[u].name} = linalg.unpack {self.values[v].name} {where} into {e2} : "
+                         f"{self.tensor(shape)} -> {self.tensor(vx.shape)}")
+        self.ops += 1
+        return u
+
     def text(self, extra_returns: list[int]) -> str:
         """The module; returns every op result nobody reads, and `extra_returns`."""
         produced = [i for i in range(len(self.values)) if i not in self.args]
@@ -203,9 +301,9 @@ class PayloadBuilder:
 
 
 def _dims(draw: st.DrawFn, rank: int, limit: int = MAX_ELEMENTS) -> tuple[int, ...]:
-    """`rank` dims, each 1..4096 (small, powers of two and anything), at most `limit` elements."""
+    """`rank` dims, each 1..4096 (small, powers of two, primes and anything), at most `limit` elements."""
     dim = st.one_of(st.integers(1, 16), st.sampled_from([32, 64, 128, 256, 512, 1024, 2048, 4096]),
-                    st.integers(1, MAX_DIM))
+                    st.sampled_from(PRIMES), st.integers(1, MAX_DIM))
     shape = [draw(dim) for _ in range(rank)]
     while prod(shape) > limit:  # shrink the largest dim until it fits
         i = shape.index(max(shape))
@@ -271,6 +369,8 @@ def _add_op(draw: st.DrawFn, b: PayloadBuilder, kind: str) -> None:
         bb = _pick(draw, b, lambda v: len(v.shape) == 2 and v.shape[0] == kk and v.shape[1] <= limit) \
             if draw(st.booleans()) else None
         b.matmul(a, bb if bb is not None else b.arg((kk, draw(st.integers(1, limit)))))
+    elif kind in ("keepdim", "multi", "softmax", "pad", "concat", "pack"):
+        _add_front_end_op(draw, b, kind, k)
     elif kind == "conv":
         x = _pick(draw, b, lambda v: len(v.shape) == 4)
         x = x if x is not None else b.arg(_dims(draw, 4, MAX_ELEMENTS // 4))
@@ -280,6 +380,50 @@ def _add_op(draw: st.DrawFn, b: PayloadBuilder, kind: str) -> None:
         out = n * ((h - kh) // stride + 1) * ((w - kw) // stride + 1)
         limit = max(1, min(64, MAX_DOMAIN // (out * kh * kw * c), MAX_ELEMENTS // out, MAX_ELEMENTS // (kh * kw * c)))
         b.conv(x, b.arg((kh, kw, c, draw(st.integers(1, limit)))), stride)
+
+
+def _add_front_end_op(draw: st.DrawFn, b: PayloadBuilder, kind: str, k: int) -> None:
+    """What front ends emit beyond plain linalg: kept unit dims, multi-result
+    generics, named softmax, pads, concats, packs (and unpacks)."""
+    x = _rank_at_least(draw, b, 2 if kind in ("keepdim", "pack") else 1)
+    shape = b.values[x].shape
+    rank = len(shape)
+    if kind == "keepdim":
+        b.keepdim_reduce(x, draw(st.sets(st.integers(0, rank - 1), min_size=1, max_size=rank - 1)))
+    elif kind == "multi":
+        reduced = draw(st.sets(st.integers(0, rank - 1), max_size=rank - 1)) if rank > 1 else set()
+        b.multi(x, reduced, k)
+    elif kind == "softmax" and b.is_float:
+        b.softmax(x, draw(st.integers(0, rank - 1)))
+    elif kind == "pad":
+        low = [draw(st.integers(0, 2)) for _ in shape]
+        high = [draw(st.integers(0, 2)) for _ in shape]
+        if prod(n + lo + hi for n, lo, hi in zip(shape, low, high)) <= MAX_ELEMENTS and any(low + high):
+            b.pad(x, low, high)
+        else:
+            b.unary(x, k)
+    elif kind == "concat":
+        dim = draw(st.integers(0, rank - 1))
+        room = MAX_ELEMENTS // max(1, prod(shape) // shape[dim]) - shape[dim]
+        if room < 1:
+            b.unary(x, k)
+            return
+        like = [i for i, v in enumerate(b.values) if len(v.shape) == rank and i != x and v.shape[dim] <= room
+                and all(v.shape[d] == shape[d] for d in range(rank) if d != dim)]
+        y = like[-1] if like and draw(st.booleans()) else \
+            b.arg(tuple(draw(st.integers(1, min(room, 64))) if d == dim else n for d, n in enumerate(shape)))
+        b.concat(x, y, dim)
+    elif kind == "pack":
+        dims = sorted(draw(st.sets(st.integers(0, rank - 1), min_size=1, max_size=2)))
+        tiles = [draw(st.sampled_from([2, 4, 8, 16, 3, 5])) for _ in dims]
+        padded = prod(-(-n // tiles[dims.index(d)]) * tiles[dims.index(d)] if d in dims else n
+                      for d, n in enumerate(shape))
+        if padded <= MAX_ELEMENTS:
+            b.pack(x, dims, tiles, draw(st.booleans()))
+        else:
+            b.unary(x, k)
+    else:  # softmax of integers: none
+        b.unary(x, k)
 
 
 @dataclass(frozen=True)
@@ -319,13 +463,30 @@ class Outcome:
     detail: str = ""
 
 
-def run_example(example: RandomPayload, directory: Path) -> Outcome:
-    """generate -> apply -> verify, in this process, through the CLI's own
-    entry point. A refusal is exit 2 with one line naming the payload; a
-    pass needs the same numbers bit for bit."""
-    from schedgen.check.verify import verify
+@dataclass(frozen=True)
+class FuzzConfig:
+    """Where the examples are planned: `target` "memory" takes each example's
+    own random budget (what the memory presets differ in); a CPU preset
+    (cpu-host, cpu-avx512) plans its own cache levels and register kernels."""
+
+    target: str = "memory"
+    footprint: str = "analytic"
+
+    @property
+    def exact(self) -> bool:
+        """The memory targets keep every sum's order (tile_search.keeps_order)
+        and the payloads run unoptimized: bit for bit. CPU register kernels
+        reorder sums: within the element type's tolerance (run/compare.py)."""
+        return self.target == "memory"
+
+    def options(self, example: RandomPayload) -> list[str]:
+        where = ["--memory", str(example.budget)] if self.target == "memory" else ["--target", self.target]
+        return where + ["--fuse-mode", example.mode, "--footprint", self.footprint]
+
+
+def generate(example: RandomPayload, directory: Path, config: FuzzConfig) -> tuple[int, str, Path, Path]:
+    """(exit code, stderr, payload, schedule) of `schedgen generate` on the example."""
     from schedgen.cli import main
-    from schedgen.errors import ExecutionError, SchedgenError
 
     payload = directory / "payload.mlir"
     schedule = directory / "schedule.mlir"
@@ -333,9 +494,18 @@ def run_example(example: RandomPayload, directory: Path) -> Outcome:
     schedule.unlink(missing_ok=True)
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        code = main(["generate", str(payload), "--memory", str(example.budget), "--fuse-mode", example.mode,
-                     "-o", str(schedule)])
-    message = err.getvalue().strip()
+        code = main(["generate", str(payload), *config.options(example), "-o", str(schedule)])
+    return code, err.getvalue().strip(), payload, schedule
+
+
+def run_example(example: RandomPayload, directory: Path, config: FuzzConfig = FuzzConfig()) -> Outcome:
+    """generate -> apply -> verify, in this process, through the CLI's own
+    entry point. A refusal is exit 2 with one line naming the payload; a
+    pass needs the same numbers (bit for bit where the target promises it)."""
+    from schedgen.check.verify import verify
+    from schedgen.errors import ExecutionError, SchedgenError
+
+    code, message, payload, schedule = generate(example, directory, config)
     if code == 2:
         lines = message.splitlines()
         clear = len(lines) == 1 and lines[0].startswith(f"schedgen: error: {payload}") and not schedule.exists()
@@ -348,9 +518,7 @@ def run_example(example: RandomPayload, directory: Path) -> Outcome:
         return Outcome("crash", f"{type(exc).__name__}: {exc}")
     except Exception:  # noqa: BLE001  a bug: reported with its traceback
         return Outcome("crash", traceback.format_exc())
-    # Tiling keeps every sum's order (tile_search.keeps_order) and the payloads run
-    # unoptimized: the numbers must match bit for bit, not just within tolerance.
-    if not report.numbers_ok or any(r.max_abs_err != 0 for r in report.results):
+    if not report.numbers_ok or (config.exact and any(r.max_abs_err != 0 for r in report.results)):
         return Outcome("mismatch", str([r for r in report.results if r.max_abs_err != 0]))
     if not report.budget_ok:
         return Outcome("overrun", "\n".join(report.check.violations))
@@ -377,16 +545,17 @@ def examples(n: int, seed: int) -> list[RandomPayload]:
     return out[:n]
 
 
-def _run_in_worker(example: RandomPayload) -> Outcome:
+def _run_in_worker(example: RandomPayload, config: FuzzConfig) -> Outcome:
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="schedgen-fuzz-") as tmp:
-        return run_example(example, Path(tmp))
+        return run_example(example, Path(tmp), config)
 
 
-def run_many(items: list[RandomPayload], jobs: int):
+def run_many(items: list[RandomPayload], jobs: int, config: FuzzConfig = FuzzConfig(), work=None):
     """(example, outcome) for every example, `jobs` worker processes at a
-    time, in completion order. A worker that dies (an LLVM assertion in the
+    time, in completion order; `work(example, config)` (run_example by
+    default) makes the outcome in the worker. A worker that dies (an LLVM assertion in the
     transform interpreter aborts its process) is a crash of the example it
     was running: the examples in flight are run again one by one to tell."""
     import multiprocessing
@@ -405,7 +574,7 @@ def run_many(items: list[RandomPayload], jobs: int):
             while (batch or running) and not broken:
                 while batch and len(running) < (1 if alone else jobs):
                     ex = batch.pop()
-                    running[pool.submit(_run_in_worker, ex)] = ex
+                    running[pool.submit(work or _run_in_worker, ex, config)] = ex
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for fut in done:
                     ex = running.pop(fut)

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from random_payloads import RandomPayload, random_payloads, run_example
+from hypothesis import strategies as st
+from random_payloads import FuzzConfig, RandomPayload, random_payloads, run_example
+from schedule_mutations import CLEAN, MutationCase, run_mutation
 
 
 # 120 examples keep `make test` under 15 minutes on 2 cores; benchmarks/fuzz.py runs thousands.
@@ -43,3 +45,15 @@ def test_what_fuzzing_found_stays_fixed(payload: Path):
     with tempfile.TemporaryDirectory(prefix="schedgen-fuzz-") as tmp:
         outcome = run_example(RandomPayload(payload.read_text(), "", 0, budget, mode), Path(tmp))
     assert outcome.kind == ("refused" if options[-1] == "(refused)" else "pass"), outcome.detail
+
+
+# Hand edits (tests/schedule_mutations.py): a few here, benchmarks/fuzz.py --mutate-schedules runs thousands.
+@settings(max_examples=24, derandomize=True, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(random_payloads(max_ops=8), st.integers(0, 1 << 30))
+def test_hand_edited_schedules_get_a_verdict_or_a_one_line_error(example: RandomPayload, seed: int):
+    """apply, check and verify on an edited schedule: a verdict, or one
+    line naming the schedule's line; no traceback, no dead process, no
+    output file left behind, the inputs untouched."""
+    outcome = run_mutation(MutationCase(example, seed), FuzzConfig())
+    assert outcome.kind in CLEAN, f"{outcome.mutation}: {outcome.kind}: {outcome.detail}\n{outcome.schedule}"

@@ -325,6 +325,8 @@ class TiledNest:
             fp.add(f"op{idx} reads {operand.value.label()}", shape, operand.element_bytes)
         if not any(o.is_init for o in op.operands):  # tensor.pad: result without init
             fp.add(f"op{idx} result", _result_shape(op, inner), op.results[0].element_bytes)
+        if op.unpacked_tiles and not _aligned(op, inner):  # the whole inner tiles, unpacked, then sliced
+            fp.add(f"op{idx} unpacked whole inner tiles", _unpacked_shape(op, inner), op.results[0].element_bytes)
         return fp.items
 
     def _result_tile(self, idx: int) -> list[DimTile] | None:
@@ -389,7 +391,27 @@ def _result_shape(op: TileableOp, inner: list[DimTile]) -> tuple[int, ...]:
     if op.name == "linalg.pack":  # outer dims tiled, inner tile dims whole
         r = op.results[0].shape
         return tuple(t.size for t in inner) + tuple(r[len(inner):])
+    if op.unpacked_tiles:  # what an unpack reads: the whole inner tiles its result tile overlaps
+        return _unpacked_shape(op, inner)
     return tuple(t.size for t in inner)
+
+
+def _aligned(op: TileableOp, inner: list[DimTile]) -> bool:
+    """Every tile of an unpack starts and ends on inner tile boundaries (or is the whole dim)."""
+    return all(inner[d].size == op.domain[d] and op.domain[d] % t == 0 or inner[d].size % t == 0
+               for d, t in op.unpacked_tiles)
+
+
+def _unpacked_shape(op: TileableOp, inner: list[DimTile]) -> tuple[int, ...]:
+    """The result tile grown to the inner tiles it overlaps: ceil(s / t) of
+    them where tiles start on a boundary (tile sizes that are multiples of t,
+    or the whole dim), else ceil((s - 1) / t) + 1 (a tile straddling one)."""
+    shape = [t.size for t in inner]
+    for d, t in op.unpacked_tiles:
+        s = inner[d].size
+        starts_aligned = s % t == 0 or s == op.domain[d]
+        shape[d] = t * (-(-s // t) if starts_aligned else -(-(s - 1) // t) + 1)
+    return tuple(shape)
 
 
 def untiled_footprint(payload: Payload, op: TileableOp, alignment: int = 1) -> Footprint:

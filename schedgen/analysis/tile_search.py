@@ -23,13 +23,18 @@ def divisors(n: int) -> list[int]:
     return sorted(set(small + [n // d for d in small]))
 
 
-def tile_options(n: int, partial: bool = False, least: int = 1) -> list[int]:
+def tile_options(n: int, partial: bool = False, least: int = 1, multiple: int = 1) -> list[int]:
     """Tile sizes to try for a loop of n, none below `least` (but n itself):
     its divisors (every tile full), or with `partial` the smallest size for
     each tile count, ceil(n / k): a divisor where one gives that count, else
     the size whose last tile is the smallest remainder (197 in tiles of 99,
-    66, 50, ...)."""
-    opts = divisors(n) if not partial else sorted({-(-n // k) for k in range(1, n + 1)})
+    66, 50, ...). With `multiple` > 1, only its multiples and n (an unpack's
+    tiles start on its inner tiles, or each would unpack them again), the
+    last tile holding the remainder."""
+    if multiple > 1:
+        opts = sorted({k * multiple for k in range(1, n // multiple + 1)} | {n})
+    else:
+        opts = divisors(n) if not partial else sorted({-(-n // k) for k in range(1, n + 1)})
     return [o for o in opts if o >= min(least, n)]
 
 
@@ -43,9 +48,10 @@ class SearchDim:
     extent: int
     partial: bool = False  # sizes that do not divide the extent may be tried (a remainder tile)
     least: int = 1  # no smaller size is tried (a reduction chunk of at least one burst)
+    multiple: int = 1  # sizes are multiples of it, or the extent (an unpack's inner tile)
 
     def options(self) -> list[int]:
-        return tile_options(self.extent, self.partial, self.least)
+        return tile_options(self.extent, self.partial, self.least, self.multiple)
 
 
 def fit_tiles(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool],
@@ -57,7 +63,7 @@ def fit_tiles(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool],
     options = {d.key: d.options() for d in dims}
     # Shrink: halve (to the next divisor) one dim at a time, in order.
     for d in dims:
-        while not fits(sizes) and sizes[d.key] > 1:
+        while not fits(sizes) and sizes[d.key] > options[d.key][0]:
             opts = options[d.key]
             half = sizes[d.key] // 2
             sizes[d.key] = opts[max(0, bisect_right(opts, half) - 1)]

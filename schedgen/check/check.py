@@ -145,6 +145,7 @@ class CheckReport(BaseModel):
     recomputed: list[Recomputed]
     op_counts_original: dict[str, int]
     op_counts_transformed: dict[str, int]
+    warnings: list[str] = []  # what the transform interpreter warned of, "file:line:col: message"
     violations: list[str]
 
     @computed_field  # type: ignore[prop-decorator]
@@ -275,16 +276,17 @@ def inspect(loaded: LoadedPayload, schedule_path: Path | str, memory: int | None
         info = schedule_info(schedule)
         budget = budget_for(schedule_path, memory, info)
         # First in a child process: where MLIR aborts, that is a one-line error here.
-        whole = apply_isolated(payload_path, schedule_path, ENTRY)
+        whole = apply_isolated(payload_path, schedule_path, ENTRY, warnings=[])  # reported below, from in process
         instrument(schedule)
         # On a copy of the loaded module, normalized and tagged: ops are joined to
         # the model by their tag, not by location (front ends give many ops one
         # location). The schedule's own normalization steps find nothing left to
         # rewrite in it, so the tags survive them.
         tiled = clone_module(loaded.module)
-        apply_parsed(tiled, schedule, payload_path, schedule_path, TILE_STAGE if info.tile_stage else ENTRY)
+        warned = apply_parsed(tiled, schedule, payload_path, schedule_path,
+                              TILE_STAGE if info.tile_stage else ENTRY)
         report = _report(model, tiled, info, budget, footprint or info.footprint, str(payload_path),
-                         str(schedule_path))
+                         str(schedule_path), warned)
         return report, whole
 
 
@@ -298,7 +300,7 @@ def budget_for(schedule: Path, memory: int | None, info: ScheduleInfo) -> int:
 
 
 def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, mode: str, payload: str,
-            schedule: str) -> CheckReport:
+            schedule: str, warned: list[str]) -> CheckReport:
     measured = measure(module, model.func_name, info.alignment_bytes, precise=mode == "precise")
     func = find_func(module, model.func_name)
     by_loc = {(o.line, o.col): o for o in model.ops}
@@ -317,7 +319,7 @@ def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, 
     report = CheckReport(payload=payload, schedule=schedule, func=model.func_name, budget_bytes=budget,
                          footprint=mode, nests=nests, untiled=untiled, recomputed=recomputed,
                          op_counts_original=dict(Counter(o.name for o in model.ops)),
-                         op_counts_transformed=measured.op_counts,
+                         op_counts_transformed=measured.op_counts, warnings=warned,
                          violations=[])
     report.violations = _violations(report)
     return report
@@ -420,6 +422,8 @@ def _violations(r: CheckReport) -> list[str]:
     for c in r.recomputed:
         out.append(f"{c.label} ({r.payload}:{c.payload_line}) is computed {c.times:g} times over: "
                    + ", ".join(c.where))
+    # e.g. "tiling is not thread safe": an scf.forall over a reduction dim, whose iterations race on one tile
+    out += [f"{r.schedule}: MLIR warned while applying it, at {w}" for w in r.warnings]
     return out
 
 

@@ -114,7 +114,16 @@ def dim_bound(v: ir.Value, dim: int) -> int | None:
             segments = list(ir.DenseI32ArrayAttr(owner.attributes["operandSegmentSizes"]))
             sizes = list(owner.operands)[1 + segments[1]:1 + segments[1] + segments[2]]
             dynamic = [k for k, n in enumerate(static) if ir.ShapedType.is_dynamic_size(n)]
-            return _index_bound(sizes[dynamic.index(dim)]) if dim in dynamic else static[dim]
+            if dim not in dynamic:
+                return static[dim]
+            bound = _index_bound(sizes[dynamic.index(dim)])
+            # a tile size past the dim (a hand edit) leaves slices no larger than their source
+            whole = ir.RankedTensorType(owner.operands[0].type).shape[dim]
+            whole = dim_bound(owner.operands[0], dim) if ir.ShapedType.is_dynamic_size(whole) else whole
+            return bound if whole is None or bound is None else min(bound, whole)
+        if owner.name == "tensor.empty":  # a tiled unpack's padded tile: sized by constants
+            dynamic = [k for k, n in enumerate(ir.RankedTensorType(v.type).shape) if ir.ShapedType.is_dynamic_size(n)]
+            return _index_bound(owner.operands[dynamic.index(dim)]) if dim in dynamic else None
         if not is_tileable(owner.name):
             return None
         inits = _inits(owner)
@@ -164,6 +173,32 @@ def _index_bound(v: ir.Value) -> int | None:
         consts = [e.value for e in ir.AffineMapAttr(owner.attributes["map"]).value.results
                   if isinstance(e, ir.AffineConstantExpr)]
         return min(consts) if consts else None
+    if owner.name == "affine.apply":  # e.g. the inner tiles an unpack's tile overlaps: ceildiv of a bound
+        amap = ir.AffineMapAttr(owner.attributes["map"]).value
+        bounds = [_index_bound(x) for x in owner.operands]
+        if len(amap.results) == 1 and amap.n_symbols == 0 and None not in bounds:
+            return _at_most(amap.results[0], bounds)  # type: ignore[arg-type]
+    return None
+
+
+def _at_most(e: ir.AffineExpr, bounds: list[int]) -> int | None:
+    """The value of `e` with its dims at their bounds, where `e` grows with
+    every dim (sums, products by and floor/ceil divisions by positive constants)."""
+    if isinstance(e, ir.AffineConstantExpr):
+        return e.value
+    if isinstance(e, ir.AffineDimExpr):
+        return bounds[e.position]
+    if isinstance(e, ir.AffineAddExpr):
+        a, b = _at_most(e.lhs, bounds), _at_most(e.rhs, bounds)
+        return None if a is None or b is None else a + b
+    if isinstance(e, (ir.AffineMulExpr, ir.AffineFloorDivExpr, ir.AffineCeilDivExpr)) \
+            and isinstance(e.rhs, ir.AffineConstantExpr) and e.rhs.value > 0:
+        a = _at_most(e.lhs, bounds)
+        if a is None:
+            return None
+        k = e.rhs.value
+        return a * k if isinstance(e, ir.AffineMulExpr) else a // k if isinstance(e, ir.AffineFloorDivExpr) \
+            else -(-a // k)
     return None
 
 

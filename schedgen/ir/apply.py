@@ -3,7 +3,12 @@ bindings). Diagnostics keep the schedule's file:line."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import sys
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +17,7 @@ from mlir.dialects.transform import interpreter
 
 from schedgen.errors import SchedgenError
 from schedgen.ir.context import first_location, new_context, one_line, parse_file
+from schedgen.ir.diagnostics import WARNED, warnings_in
 from schedgen.ir.queries import find_func, find_symbol
 
 ENTRY = "__transform_main"
@@ -63,29 +69,39 @@ def apply_schedule(payload_path: Path | str, schedule_path: Path | str) -> str:
     return str(transform_payload(payload_path, schedule_path))
 
 
-def transform_payload(payload_path: Path | str, schedule_path: Path | str, entry: str = ENTRY) -> ir.Module:
+def transform_payload(payload_path: Path | str, schedule_path: Path | str, entry: str = ENTRY,
+                      warnings: list[str] | None = None) -> ir.Module:
     """The transformed payload module; its ops keep the payload's locations.
-    `entry`: the named sequence to apply (default the whole schedule)."""
+    `entry`: the named sequence to apply (default the whole schedule);
+    `warnings` receives what the interpreter warned of; without it, the
+    bindings print that to file descriptor 2 (split_warnings reads it)."""
     payload_path, schedule_path = Path(payload_path), Path(schedule_path)
     ctx = new_context()
     payload = parse_file(payload_path, ctx, "payload")
     schedule = parse_file(schedule_path, ctx, "schedule")
     with ctx, ir.Location.unknown():
-        apply_parsed(payload, schedule, payload_path, schedule_path, entry)
+        said = apply_parsed(payload, schedule, payload_path, schedule_path, entry, capture=warnings is not None)
+    if warnings is not None:
+        warnings.extend(said)
     return payload
 
 
 def apply_parsed(payload: ir.Module, schedule: ir.Module, payload_path: Path, schedule_path: Path,
-                 entry: str = ENTRY) -> None:
+                 entry: str = ENTRY, capture: bool = True) -> list[str]:
     """Apply the parsed `schedule` to the parsed `payload` in place (inside
-    their context); SchedgenError with the schedule's file:line on failure."""
+    their context); SchedgenError with the schedule's file:line on failure.
+    Returns what the interpreter warned of on success, a line each
+    ("payload.mlir:5:9: tiling is not thread safe at axis #0"), unless
+    `capture` is off (a child process, whose fd 2 its parent reads: an
+    LLVM assertion must reach it)."""
     sequence = _entry(schedule, str(schedule_path), entry)
     info = schedule_info(schedule)
     if info.func is not None and find_func(payload, info.func) is None:
         raise SchedgenError(str(schedule_path), f"schedule is for function @{info.func}, which {payload_path} "
                             "does not define")
     try:
-        interpreter.apply_named_sequence(payload.operation, sequence, schedule)
+        with _fd2_captured() if capture else contextlib.nullcontext([""]) as printed:
+            interpreter.apply_named_sequence(payload.operation, sequence, schedule)
     except ValueError as exc:
         text = str(exc).replace("Failed to apply named transform sequence.", "").strip()
         where = first_location(text, str(schedule_path))
@@ -93,3 +109,26 @@ def apply_parsed(payload: ir.Module, schedule: ir.Module, payload_path: Path, sc
         raise SchedgenError(where, f"schedule does not apply to {payload_path}: {one_line(first)}") from None
     if not payload.operation.verify():
         raise SchedgenError(str(schedule_path), f"transformed {payload_path} does not verify")
+    return warnings_in(printed[0])
+
+
+@contextlib.contextmanager
+def _fd2_captured() -> Iterator[list[str]]:
+    """What the C++ side prints to file descriptor 2 meanwhile; the warnings
+    block is kept back, anything else (a hand-added `transform.print`, where
+    fd 1 is fd 2) is passed on."""
+    printed = [""]
+    sys.stderr.flush()
+    with tempfile.TemporaryFile() as sink:
+        saved = os.dup(2)
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield printed
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            sink.seek(0)
+            head, _, printed[0] = sink.read().decode(errors="replace").partition(WARNED)
+            if head:
+                sys.stderr.write(head)
+                sys.stderr.flush()

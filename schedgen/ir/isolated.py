@@ -24,8 +24,16 @@ from pathlib import Path
 from typing import IO
 
 from schedgen.errors import SchedgenError, describe_death
+from schedgen.ir.diagnostics import split_warnings
 
 ENTRY = "__transform_main"  # as schedgen.ir.apply (which this module must not import: it loads MLIR)
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    return env
 
 
 class _Worker:
@@ -41,9 +49,7 @@ class _Worker:
         self.lock = threading.Lock()
 
     def _start(self) -> subprocess.Popen[str]:
-        env = dict(os.environ)
-        root = str(Path(__file__).resolve().parent.parent)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+        env = _env()
         self.stderr = tempfile.TemporaryFile(mode="w+", errors="replace")
         self.proc = subprocess.Popen([sys.executable, "-m", "schedgen.ir.isolated", "--serve"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.stderr, text=True, env=env)
@@ -85,10 +91,17 @@ _WORKER = _Worker()
 atexit.register(_WORKER.stop)
 
 
-def apply_isolated(payload: Path | str, schedule: Path | str, entry: str = ENTRY, timeout: float = 600) -> str:
+def stop_worker() -> None:
+    """Kill the child now (a caller that gave up waiting on it)."""
+    _WORKER.stop()
+
+
+def apply_isolated(payload: Path | str, schedule: Path | str, entry: str = ENTRY, timeout: float = 600,
+                   warnings: list[str] | None = None) -> str:
     """The payload transformed by `schedule` (its `entry` sequence), as text;
     SchedgenError with the schedule's file:line when it does not apply, or
-    when MLIR aborted the child."""
+    when MLIR aborted the child. What the interpreter warned of goes to
+    `warnings`, or without it to stderr as "schedgen: warning: ..." lines."""
     payload, schedule = Path(payload), Path(schedule)
     with tempfile.TemporaryDirectory(prefix="schedgen-apply-") as tmp:
         try:
@@ -97,8 +110,10 @@ def apply_isolated(payload: Path | str, schedule: Path | str, entry: str = ENTRY
             raise SchedgenError(str(schedule), f"applying the schedule to {payload} timed out after "
                                 f"{timeout:g} s") from None
         error, out = Path(tmp) / "error.json", Path(tmp) / "out.mlir"
-        if stderr and (error.is_file() or out.is_file()):
-            sys.stderr.write(stderr)  # what the schedule printed (transform.print), as mlir-opt would show it
+        printed, said = split_warnings(stderr)
+        said = [w.replace(str(payload.resolve()), str(payload)) for w in said]
+        if printed and (error.is_file() or out.is_file()):
+            sys.stderr.write(printed)  # what the schedule printed (transform.print), as mlir-opt would show it
         if error.is_file():
             e = json.loads(error.read_text())
             # the child saw absolute paths; say them as the user did
@@ -106,16 +121,87 @@ def apply_isolated(payload: Path | str, schedule: Path | str, entry: str = ENTRY
                                                                                       str(payload))
             raise SchedgenError(where, e["message"].replace(str(payload.resolve()), str(payload)), op=e["op"])
         if code != 0 or not out.is_file():
-            raise SchedgenError(str(schedule), f"MLIR aborted while applying the schedule to {payload}: "
+            line, op = _locate_abort(payload, schedule, entry, timeout)
+            where = f"{schedule}:{line}" if line else str(schedule)
+            at = f" at line {line} ({op})" if line else ""
+            raise SchedgenError(where, f"MLIR aborted{at} while applying the schedule to {payload}: "
                                 + describe_death(code, stderr, "applying the schedule", "the child process"))
+        if warnings is not None:
+            warnings.extend(said)
+        for w in said if warnings is None else []:
+            print(f"schedgen: warning: {schedule}: MLIR warned at {w}", file=sys.stderr)
         return out.read_text()
+
+
+_STEP = "schedgen-step "
+
+
+def _locate_abort(payload: Path, schedule: Path, entry: str, timeout: float) -> tuple[int | None, str]:
+    """(schedule line, op name) of the transform op MLIR aborted in, or
+    (None, ""): the schedule is applied once more in a fresh child, with a
+    `transform.print` of the payload's top op (regions skipped) before each
+    op of its sequences; the last one printed names the culprit."""
+    try:
+        run = subprocess.run([sys.executable, "-m", "schedgen.ir.isolated", "--locate", str(payload.resolve()),
+                              str(schedule.resolve()), entry], capture_output=True, text=True, timeout=timeout,
+                             env=_env(), errors="replace")
+    except subprocess.TimeoutExpired:
+        return None, ""
+    steps = [ln.split(_STEP, 1)[1].split(" top-level ]]]")[0] for ln in run.stdout.splitlines() if _STEP in ln]
+    if run.returncode == 0 or not steps:
+        return None, ""
+    line, _, op = steps[-1].partition(" ")
+    return int(line), op
+
+
+def _with_steps(schedule_path: str) -> str:
+    """The schedule with a step marker before each op of each named sequence."""
+    from mlir import ir
+    from mlir.dialects import transform
+
+    from schedgen.ir.context import new_context, parse_file
+
+    with new_context() as ctx, ir.Location.unknown():
+        module = parse_file(Path(schedule_path), ctx, "schedule")
+        for seq in module.body.operations:
+            if seq.operation.name != "transform.named_sequence":
+                continue
+            for op in list(seq.regions[0].blocks[0].operations)[:-1]:  # not the terminator
+                loc = op.location
+                line = loc.start_line if loc.is_a_file() else 0
+                transform.PrintOp(name=f"{_STEP}{line} {op.operation.name}", skip_regions=True,
+                                  ip=ir.InsertionPoint(op))
+        return str(module)
+
+
+def _locate(payload: str, schedule: str, entry: str) -> int:
+    import tempfile as tf
+
+    from schedgen.ir.apply import transform_payload
+
+    with tf.NamedTemporaryFile("w", suffix=".mlir") as marked:
+        marked.write(_with_steps(schedule))
+        marked.flush()
+        transform_payload(payload, marked.name, entry)
+    return 0
+
+
+def _lint_cpu_tiles(payload: str, schedule: str) -> None:
+    """A CPU schedule's memory-fit tiles, checked before its register levels run (schedgen.ir.lint)."""
+    from schedgen.ir.apply import TILE_STAGE, transform_payload
+    from schedgen.ir.lint import refuse_oversized_tiles
+
+    tiled = transform_payload(payload, schedule, TILE_STAGE, warnings=[])
+    refuse_oversized_tiles(tiled.operation, Path(schedule), TILE_STAGE)
 
 
 def _child(payload: str, schedule: str, entry: str, out_dir: str) -> int:
     from schedgen.ir.apply import transform_payload
 
     try:
-        module = transform_payload(payload, schedule, entry)
+        if entry == ENTRY and "@schedgen_tile" in Path(schedule).read_text(errors="replace"):
+            _lint_cpu_tiles(payload, schedule)
+        module = transform_payload(payload, schedule, entry)  # warnings go to fd 2, read by the parent
     except SchedgenError as exc:
         (Path(out_dir) / "error.json").write_text(json.dumps({"where": exc.where, "message": exc.message,
                                                                "op": exc.op}))
@@ -139,5 +225,7 @@ def _serve() -> int:
 if __name__ == "__main__":
     if sys.argv[1:] == ["--serve"]:
         sys.exit(_serve())
+    if sys.argv[1:2] == ["--locate"] and len(sys.argv) == 5:
+        sys.exit(_locate(*sys.argv[2:]))
     print("usage: python -m schedgen.ir.isolated --serve (internal: the worker of apply_isolated)", file=sys.stderr)
     sys.exit(2)

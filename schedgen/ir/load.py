@@ -361,5 +361,13 @@ def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int
             exprs = tuple(Linear(((k, 1),), 0) if k < len(domain_t) else None for k in range(len(s[0])))
         operands.append(Operand(producer[v], s[0], s[1], s[2], is_init, None, exprs, not is_init))
     return TileableOp(index, o.name, line, col, domain_t, ("parallel",) * len(domain_t),
-                      tuple(operands), tuple(results))
+                      tuple(operands), tuple(results), unpacked_tiles=_unpacked_tiles(o))
+
+
+def _unpacked_tiles(o: ir.Operation) -> tuple[tuple[int, int], ...]:
+    """(result dim, inner tile size) per dim a linalg.unpack unpacks."""
+    if o.name != "linalg.unpack":
+        return ()
+    return tuple(zip(ir.DenseI64ArrayAttr(o.attributes["inner_dims_pos"]),
+                     ir.DenseI64ArrayAttr(o.attributes["static_inner_tiles"])))
 

@@ -89,6 +89,7 @@ class TileableOp:
     operands: tuple[Operand, ...]  # tensor operands only (scalars carry no tile)
     results: tuple[Result, ...]
     body_ops: tuple[str, ...] = ()  # op names in the (generalized) body, e.g. ("arith.addf", "arith.maximumf")
+    unpacked_tiles: tuple[tuple[int, int], ...] = ()  # linalg.unpack: (domain dim, inner tile size) per tiled dim
 
     @property
     def label(self) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Hashable
+from dataclasses import replace
 from math import prod
 
 from schedgen.analysis.axis_groups import (
@@ -159,7 +160,8 @@ class _Nest:
         return self._dims[members]
 
     def _search_dims(self, members: frozenset[int]) -> list[SearchDim]:
-        dims = [SearchDim(("d", d), self.root.domain[d]) for d in self.tileable_dims(members)]
+        inner = dict(self.root.unpacked_tiles)
+        dims = [SearchDim(("d", d), self.root.domain[d], multiple=inner.get(d, 1)) for d in self.tileable_dims(members)]
         if self.consumers:  # consumers are fused into the forall level: no reduction loops
             return dims[:1] if self.loop_kind == "scf.for" else dims
         # Only the root's reduction dims are ever tiled: producers are fused
@@ -266,7 +268,7 @@ class _Nest:
         # A chunk of an op's innermost reduction dim (the contiguous one: a
         # matmul's K, an NHWC convolution's channels) moves whole bursts: at
         # least the alignment (16 f32 at 64 bytes), or what the largest tiles had.
-        dims = [SearchDim(d.key, d.extent, least=min(start[d.key], self.alignment // self._element_bytes(d.key[1])))
+        dims = [replace(d, least=min(start[d.key], self.alignment // self._element_bytes(d.key[1])))
                 if d.key[0] == "r" and d.key[2] == self.payload.ops[d.key[1]].reduction_dims()[-1] else d
                 for d in dims]
 
@@ -280,7 +282,7 @@ class _Nest:
         # convolution's input) of a partial tile is sized by affine.apply
         # chains that check cannot bound.
         if all(_plain(self.payload.ops[i]) for i in members):
-            best = self._descend(members, [SearchDim(d.key, d.extent, True, d.least) for d in dims], best, cost)
+            best = self._descend(members, [replace(d, partial=True) for d in dims], best, cost)
         extents = {d.key: d.extent for d in dims}
         return {k: v for k, v in best.items() if k[0] == "d" or v < extents[k]}  # a whole K needs no loop
 

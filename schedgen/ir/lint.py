@@ -1,0 +1,68 @@
+"""Checks of a CPU schedule's memory-fit tiles, made on the tiled payload
+before the costly stages after them run.
+
+A hand-edited tile size larger than the dim it tiles is harmless to the
+tiling itself (the tile is the whole dim), but the register levels after it
+pad their tiles to the bounding box MLIR derives from the tile size: a
+`tile_sizes [5000, ...]` over a dim of 3 made a 5000x5000x1048576 vector
+whose full unrolling did not end. So it is refused up front, at its line.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from mlir import ir
+
+from schedgen.errors import SchedgenError
+from schedgen.ir.queries import nested_ops
+
+_TILE_SIZES = re.compile(r"tile_sizes \[([^\]]*)\]")
+
+
+def _extent(e: ir.AffineExpr) -> int | None:
+    """C for a tiled loop's remainder expression `-d0 + C` (C - offset, the most a tile can hold)."""
+    if isinstance(e, ir.AffineAddExpr):
+        for a, b in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+            if isinstance(b, ir.AffineConstantExpr) and isinstance(a, ir.AffineMulExpr) \
+                    and isinstance(a.rhs, ir.AffineConstantExpr) and a.rhs.value == -1 \
+                    and isinstance(a.lhs, ir.AffineDimExpr):
+                return b.value
+    return None
+
+
+def oversized_tiles(func: ir.Operation) -> list[tuple[int, int]]:
+    """(tile size, extent) of each tiled loop whose tile size exceeds the
+    extent it tiles: an `affine.min (-d0 + C, T)` with T > C."""
+    found = []
+    for op in nested_ops(func):
+        if op.name != "affine.min":
+            continue
+        results = ir.AffineMapAttr(op.attributes["map"]).value.results
+        if len(results) != 2:
+            continue
+        consts = [e.value for e in results if isinstance(e, ir.AffineConstantExpr)]
+        extents = [x for e in results if (x := _extent(e)) is not None]
+        if consts and extents and consts[0] > extents[0] and (consts[0], extents[0]) not in found:
+            found.append((consts[0], extents[0]))
+    return found
+
+
+def refuse_oversized_tiles(func: ir.Operation, schedule_path: Path, stage: str) -> None:
+    """SchedgenError at the line of sequence @`stage` that asks for a tile
+    larger than its dim (the first line whose tile_sizes hold that size)."""
+    found = oversized_tiles(func)
+    if not found:
+        return
+    size, extent = found[0]
+    lines = Path(schedule_path).read_text(errors="replace").splitlines()
+    start = next((k for k, ln in enumerate(lines) if f"@{stage}" in ln and "named_sequence" in ln), 0)
+    where = str(schedule_path)
+    for k in range(start, len(lines)):
+        m = _TILE_SIZES.search(lines[k])
+        if m and str(size) in [s.strip() for s in m.group(1).split(",")]:
+            where = f"{schedule_path}:{k + 1}"
+            break
+    raise SchedgenError(where, f"tile size {size} is larger than the dim it tiles ({extent}): the register levels "
+                        f"of this CPU schedule would pad their tiles to {size}; use at most {extent} (or 0, whole)")
