@@ -42,8 +42,10 @@ def test_what_fuzzing_found_stays_fixed(payload: Path):
     refused cleanly where the line ends with "(refused)"."""
     options = payload.read_text().splitlines()[1].removeprefix("// schedgen: ").split()
     budget, mode = int(options[options.index("--memory") + 1]), options[options.index("--fuse-mode") + 1]
+    footprint = options[options.index("--footprint") + 1] if "--footprint" in options else "analytic"
     with tempfile.TemporaryDirectory(prefix="schedgen-fuzz-") as tmp:
-        outcome = run_example(RandomPayload(payload.read_text(), "", 0, budget, mode), Path(tmp))
+        outcome = run_example(RandomPayload(payload.read_text(), "", 0, budget, mode), Path(tmp),
+                              FuzzConfig(footprint=footprint))
     assert outcome.kind == ("refused" if options[-1] == "(refused)" else "pass"), outcome.detail
 
 

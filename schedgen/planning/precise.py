@@ -38,7 +38,7 @@ from schedgen.analysis.placement import (
     n_inputs,
 )
 from schedgen.ir.load import LoadedPayload, element_bytes, load
-from schedgen.ir.normalize import run_steps
+from schedgen.ir.normalize import has_packs, run_steps
 from schedgen.ir.queries import find_func, find_symbol, nested_ops
 from schedgen.ir.tags import tagged_ops
 from schedgen.model.payload import Payload, is_tileable
@@ -261,6 +261,9 @@ def simulate(module: ir.Module, schedule: ir.Module, alignment: int) -> Assignme
     # A tile of a fused producer's tensor.empty init is an empty tile of its own:
     # without this fold, bufferization would allocate the whole tensor.
     run_steps(module.operation, ("fold_empty",))
+    fn = next(op for op in module.body.operations if op.operation.name == "func.func")
+    if has_packs(fn.operation):  # no bufferization of their own: pads, reshapes and transposes, as the JIT runs them
+        run_steps(module.operation, ("lower_packs",), "nest")
     PassManager.parse(BUFFERIZE).run(module.operation)
     fn = next(op for op in module.body.operations if op.operation.name == "func.func")
     return assign_body(fn, alignment)
@@ -300,7 +303,8 @@ class PreciseChecker:
             return self.cache[key]
         local = {old: new for new, old in enumerate(members)}
         ops = [OpRef(index=local[i], name=self.payload.ops[i].name, line=self.payload.ops[i].line,
-                     result_type=self.payload.ops[i].results[0].type_str) for i in members]
+                     result_type=self.payload.ops[i].results[0].type_str,
+                     results=len(self.payload.ops[i].results)) for i in members]
         fragment = nest.model_copy(update={
             "root": ops[local[nest.root.index]],
             "producers": [ops[local[p.index]] for p in nest.producers],
