@@ -41,11 +41,13 @@ def test_what_fuzzing_found_stays_fixed(payload: Path):
     how), with the options on their second line: each verifies now, or is
     refused cleanly where the line ends with "(refused)"."""
     options = payload.read_text().splitlines()[1].removeprefix("// schedgen: ").split()
-    budget, mode = int(options[options.index("--memory") + 1]), options[options.index("--fuse-mode") + 1]
-    footprint = options[options.index("--footprint") + 1] if "--footprint" in options else "analytic"
+    def option(name: str, default: str) -> str:
+        return options[options.index(name) + 1] if name in options else default
+
+    config = FuzzConfig(option("--target", "memory"), option("--footprint", "analytic"))
+    example = RandomPayload(payload.read_text(), "", 0, int(option("--memory", "0")), option("--fuse-mode", ""))
     with tempfile.TemporaryDirectory(prefix="schedgen-fuzz-") as tmp:
-        outcome = run_example(RandomPayload(payload.read_text(), "", 0, budget, mode), Path(tmp),
-                              FuzzConfig(footprint=footprint))
+        outcome = run_example(example, Path(tmp), config)
     assert outcome.kind == ("refused" if options[-1] == "(refused)" else "pass"), outcome.detail
 
 

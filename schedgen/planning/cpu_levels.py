@@ -435,6 +435,8 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
     root_ext = [ext[d] for d in out_dims]
     panel = [nr if d == v else 0 for d in out_dims]
     rows = [mr if d == m else (1 if t < m_pos and ext[d] > 1 else 0) for t, d in enumerate(out_dims)]
+    if not any(rows):  # one row (a 1x1x1x7 convolution): no row loop to fuse the chain into, no kernel
+        return None
     red_sizes = _kernel_reductions(op, ext)
     tile = list(red_sizes)
     for t, d in enumerate(out_dims):

@@ -212,11 +212,11 @@ class _Nest:
         if self.cores <= 1:
             return True
         par = [d for d in self.search_dims(members) if d.key[0] == "d"]
-        most = prod(d.extent for d in par)
+        most = prod(tile_count(d.extent, d.options()[0]) for d in par)  # the most tiles the options give
         return prod(tile_count(d.extent, sizes.get(d.key, d.extent)) for d in par) >= min(self.cores, most)
 
     def minimal(self, members: frozenset[int]) -> Sizes:
-        return {d.key: 1 for d in self.search_dims(members)}
+        return {d.key: d.options()[0] for d in self.search_dims(members)}  # 1, or an unpack's inner tile
 
     def traffic_searched(self, members: frozenset[int]) -> bool:
         """Whether the nest's tiles are chosen for least traffic: memory
@@ -676,7 +676,8 @@ def _root_fits(payload: Payload, nest: _Nest, root: TileableOp, target: Target, 
         return
     need = nest.footprint(alone, nest.minimal(alone))
     error = SchedgenError(payload.where(root), f"budget of {target.memory_bytes} bytes is too small: its smallest "
-                          f"tile (1 element along every dim) needs {need.total if need else '?'} bytes", op=root.name)
+                          f"tile (1 element along every dim{', whole inner tiles where it unpacks' if root.unpacked_tiles else ''}) "
+                          f"needs {need.total if need else '?'} bytes", op=root.name)
     if required - alone:  # the group's tiling order leaves too much whole: try two levels
         raise GroupBroken(f"op{root.index} needs {need.total if need else '?'} bytes with 1-element tiles "
                           "along the group's parallel dims", root.index, fatal=error)
