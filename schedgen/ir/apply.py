@@ -17,7 +17,7 @@ from mlir.dialects.transform import interpreter
 
 from schedgen.errors import SchedgenError
 from schedgen.ir.context import first_location, new_context, one_line, parse_file
-from schedgen.ir.diagnostics import WARNED, warnings_in
+from schedgen.ir.diagnostics import split_warnings
 from schedgen.ir.queries import find_func, find_symbol
 
 ENTRY = "__transform_main"
@@ -100,7 +100,7 @@ def apply_parsed(payload: ir.Module, schedule: ir.Module, payload_path: Path, sc
         raise SchedgenError(str(schedule_path), f"schedule is for function @{info.func}, which {payload_path} "
                             "does not define")
     try:
-        with _fd2_captured() if capture else contextlib.nullcontext([""]) as printed:
+        with _fd2_captured() if capture else contextlib.nullcontext([]) as warned:
             interpreter.apply_named_sequence(payload.operation, sequence, schedule)
     except ValueError as exc:
         text = str(exc).replace("Failed to apply named transform sequence.", "").strip()
@@ -109,26 +109,27 @@ def apply_parsed(payload: ir.Module, schedule: ir.Module, payload_path: Path, sc
         raise SchedgenError(where, f"schedule does not apply to {payload_path}: {one_line(first)}") from None
     if not payload.operation.verify():
         raise SchedgenError(str(schedule_path), f"transformed {payload_path} does not verify")
-    return warnings_in(printed[0])
+    return warned
 
 
 @contextlib.contextmanager
 def _fd2_captured() -> Iterator[list[str]]:
-    """What the C++ side prints to file descriptor 2 meanwhile; the warnings
-    block is kept back, anything else (a hand-added `transform.print`, where
+    """The warnings the C++ side prints to file descriptor 2 meanwhile,
+    filled in on exit; anything else (a hand-added `transform.print`, where
     fd 1 is fd 2) is passed on."""
-    printed = [""]
+    warned: list[str] = []
     sys.stderr.flush()
     with tempfile.TemporaryFile() as sink:
         saved = os.dup(2)
         os.dup2(sink.fileno(), 2)
         try:
-            yield printed
+            yield warned
         finally:
             os.dup2(saved, 2)
             os.close(saved)
             sink.seek(0)
-            head, _, printed[0] = sink.read().decode(errors="replace").partition(WARNED)
+            head, said = split_warnings(sink.read().decode(errors="replace"))
+            warned.extend(said)
             if head:
                 sys.stderr.write(head)
                 sys.stderr.flush()
