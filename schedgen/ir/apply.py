@@ -86,6 +86,19 @@ def transform_payload(payload_path: Path | str, schedule_path: Path | str, entry
     return payload
 
 
+def stages(schedule: ir.Module, entry: str = ENTRY) -> list[str]:
+    """The sequences `entry` runs, in order: the ones it includes when it
+    does nothing else (a CPU schedule: tiling, CPU levels, lowering), so
+    that a caller can look at the payload between them; else `entry`."""
+    sequence = find_symbol(schedule, "transform.named_sequence", entry)
+    if sequence is None:
+        return [entry]
+    ops = [op.operation for op in sequence.regions[0].blocks[0].operations][:-1]
+    if not ops or any(op.name != "transform.include" for op in ops):
+        return [entry]
+    return [ir.FlatSymbolRefAttr(op.attributes["target"]).value for op in ops]
+
+
 def apply_parsed(payload: ir.Module, schedule: ir.Module, payload_path: Path, schedule_path: Path,
                  entry: str = ENTRY, capture: bool = True) -> list[str]:
     """Apply the parsed `schedule` to the parsed `payload` in place (inside

@@ -186,22 +186,30 @@ def _locate(payload: str, schedule: str, entry: str) -> int:
     return 0
 
 
-def _lint_cpu_tiles(payload: str, schedule: str) -> None:
-    """A CPU schedule's memory-fit tiles, checked before its register levels run (schedgen.ir.lint)."""
-    from schedgen.ir.apply import TILE_STAGE, transform_payload
+def _transform(payload_path: str, schedule_path: str, entry: str):
+    """The payload transformed stage by stage (apply.stages); a CPU
+    schedule's memory-fit tiles are checked before its register levels run
+    (schedgen.ir.lint). Warnings go to fd 2, read by the parent."""
+    from mlir import ir
+
+    from schedgen.ir.apply import TILE_STAGE, apply_parsed, stages
+    from schedgen.ir.context import new_context, parse_file
     from schedgen.ir.lint import refuse_oversized_tiles
 
-    tiled = transform_payload(payload, schedule, TILE_STAGE, warnings=[])
-    refuse_oversized_tiles(tiled.operation, Path(schedule), TILE_STAGE)
+    ctx = new_context()
+    payload = parse_file(Path(payload_path), ctx, "payload")
+    schedule = parse_file(Path(schedule_path), ctx, "schedule")
+    with ctx, ir.Location.unknown():
+        for stage in stages(schedule, entry):
+            apply_parsed(payload, schedule, Path(payload_path), Path(schedule_path), stage, capture=False)
+            if stage == TILE_STAGE and entry != TILE_STAGE:
+                refuse_oversized_tiles(payload.operation, Path(schedule_path), TILE_STAGE)
+    return payload
 
 
 def _child(payload: str, schedule: str, entry: str, out_dir: str) -> int:
-    from schedgen.ir.apply import transform_payload
-
     try:
-        if entry == ENTRY and "@schedgen_tile" in Path(schedule).read_text(errors="replace"):
-            _lint_cpu_tiles(payload, schedule)
-        module = transform_payload(payload, schedule, entry)  # warnings go to fd 2, read by the parent
+        module = _transform(payload, schedule, entry)
     except SchedgenError as exc:
         (Path(out_dir) / "error.json").write_text(json.dumps({"where": exc.where, "message": exc.message,
                                                                "op": exc.op}))
