@@ -28,6 +28,7 @@ class Buffer:
 class Assignment:
     buffers: list[Buffer] = field(default_factory=list)
     peak: int = 0
+    folded: bool = False  # the simulation's canonicalization erased an op of the nest: no faithful figure
 
 
 def _align(n: int, a: int) -> int:

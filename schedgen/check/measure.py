@@ -6,9 +6,10 @@ live in it (those in the body and in the bodies of its enclosing loops)
 read or write. Values that are one buffer are counted once: a DPS op's result
 and its init when the init is produced inside the nest (a fill feeding a
 matmul accumulator), a loop's iter_arg, init and result, and full-size
-extract/insert slices of such values, and an elementwise op's result and
-an input tile of the same size that dies there (written in place, as the
-precise placement does). Every other tensor operand, e.g. each
+extract/insert slices of such values, equal slices of one tensor, and an
+elementwise op's result and an input tile of the same size that dies
+there (written in place, as the precise placement does), and a pad's (or
+a pack's that moves no dim) result and its source tile (copied into place). Every other tensor operand, e.g. each
 extract_slice of a function argument, is its own tile. Tile types must be
 static (schedgen's tile sizes divide the loop ranges).
 """
@@ -293,17 +294,46 @@ def _body_buffers(ops: list[ir.Operation]) -> tuple[list[Buffer], dict[int, int]
             if v in inits or not isinstance(v.type, ir.RankedTensorType):
                 continue
             o = _origin(v, produced)
-            read.append(touch(o if o is not None else ("value", v), _bytes(v), pos, f"input of {op.name}"))
+            read.append(touch(o if o is not None else _tile_key(v), _bytes(v), pos, f"input of {op.name}"))
         for i, r in enumerate(op.results):
             o = _origin(inits[i], produced) if i < len(inits) else None
             out = touch(o if o is not None else (op, i), _bytes(r), pos, f"result of {op.name}")
-            if o is None and elementwise(op):
-                partner = next((k for k in read if buffers[k].bytes == buffers[out].bytes
-                                and k not in in_place.values()), None)
+            # A pad's source is copied into its padded tile, which holds it.
+            pad = _copies_in_place(op)
+            if o is None and (elementwise(op) or pad):
+                partner = next((k for k in read if k not in in_place.values() and (
+                    buffers[k].bytes <= buffers[out].bytes if pad else buffers[k].bytes == buffers[out].bytes)), None)
                 if partner is not None:
                     in_place[out] = partner
     in_place = {o: i for o, i in in_place.items() if buffers[i].end == buffers[o].start}
+    for o, i in in_place.items():  # the buffer they share is the larger one
+        buffers[i].bytes = max(buffers[i].bytes, buffers[o].bytes)
     return buffers, in_place
+
+
+def _copies_in_place(op: ir.Operation) -> bool:
+    """A pad, or a pack or unpack that moves no dim (its inner tiles are its
+    last dims, in order): the result is the source copied into place, one
+    buffer (the precise simulation lowers them to copies)."""
+    if op.name == "tensor.pad":
+        return True
+    if op.name not in ("linalg.pack", "linalg.unpack"):
+        return False
+    packed = ir.RankedTensorType((op.results[0] if op.name == "linalg.pack" else op.operands[0]).type).rank
+    inner = list(ir.DenseI64ArrayAttr(op.attributes["inner_dims_pos"]))
+    outer = list(ir.DenseI64ArrayAttr(op.attributes["outer_dims_perm"])) if "outer_dims_perm" in op.attributes else []
+    rank = packed - len(inner)
+    return inner == list(range(rank - len(inner), rank)) and outer in ([], list(range(rank)))
+
+
+def _tile_key(v: ir.Value) -> object:
+    """Slices of one tensor at the same offsets and sizes are one tile (an op
+    that reads a tensor twice gets two equal slices after tiling)."""
+    if isinstance(v, ir.OpResult) and owner_op(v).name == "tensor.extract_slice":
+        owner = owner_op(v)
+        return ("slice", tuple(owner.operands), str(v.type),
+                *(str(owner.attributes[a]) for a in ("static_offsets", "static_sizes", "static_strides")))
+    return ("value", v)
 
 
 def _body_footprint(ops: list[ir.Operation], alignment: int, precise: bool) -> int:

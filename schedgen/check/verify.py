@@ -17,8 +17,9 @@ from schedgen.check.check import CheckReport, NestReport, format_check, inspect
 from schedgen.ir.load import load
 from schedgen.progress import phase
 from schedgen.run.arrays import random_inputs, read_inputs
-from schedgen.run.compare import compare
+from schedgen.run.compare import compare, no_further
 from schedgen.run.execute import run_function
+from schedgen.run.widen import widened
 
 # Iterations (over all ops' domains) below which payloads run unoptimized.
 _SMALL_WORK = 1 << 24
@@ -31,6 +32,10 @@ class ResultCheck(BaseModel):
     max_abs_err: float
     max_rel_err: float
     ok: bool
+    # a half-precision result off by more than the tolerance: its distance, and
+    # the original's, to the payload evaluated in f32 (schedgen.run.widen)
+    f32_err: float | None = None
+    original_f32_err: float | None = None
 
 
 class VerifyReport(BaseModel):
@@ -117,8 +122,12 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
         if want is not None:
             expected = want.result()
     assert expected is not None
+    results = _checks(expected, got)
+    if any(not r.ok and r.dtype in _HALF for r in results):
+        phase("evaluating the payload in f32")
+        _against_f32(results, payload_path.read_text(), model.func_name, inputs, expected, got, opt)
     phase("")
-    return VerifyReport(check=report, seed=seed, results=_checks(expected, got),
+    return VerifyReport(check=report, seed=seed, results=results,
                         inputs=None if inputs_path is None else str(inputs_path),
                         reference=_checks(reference, got, _REFERENCE_TOLERANCE) if reference else [])
 
@@ -126,6 +135,24 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
 # A reference computed elsewhere (PyTorch, in another order, f32 statistics
 # where the export upcasts) agrees to rounding, not bit for bit.
 _REFERENCE_TOLERANCE = (1e-4, 1e-5)
+
+
+_HALF = ("float16", "bfloat16")
+
+
+def _against_f32(results: list[ResultCheck], payload_text: str, func_name: str, inputs: list[np.ndarray],
+                 expected: list[np.ndarray], got: list[np.ndarray], opt: int) -> None:
+    """Judge the half-precision results that differ by more than the
+    tolerance against the payload evaluated in f32: they pass when no
+    further from it than the original's own results."""
+    text = widened(payload_text, func_name)
+    if text is None:
+        return
+    wide = run_function(text, func_name, [a.astype(np.float32) if a.dtype.name in _HALF else a for a in inputs],
+                        opt_level=opt)
+    for r in results:
+        if not r.ok and r.dtype in _HALF and r.index < len(got) and r.index < len(wide):
+            r.ok, r.f32_err, r.original_f32_err = no_further(expected[r.index], got[r.index], wide[r.index], r.dtype)
 
 
 def _checks(expected: list[np.ndarray], got: list[np.ndarray],
@@ -143,6 +170,10 @@ def format_report(r: VerifyReport) -> str:
     for res in r.results:
         lines.append(f"  result {res.index} {res.dtype}{res.shape}: max abs err {res.max_abs_err:.3g}, "
                      f"max rel err {res.max_rel_err:.3g}  {'ok' if res.ok else 'MISMATCH'}")
+        if res.f32_err is not None:
+            lines.append(f"    against the payload in f32: max abs err {res.f32_err:.3g} "
+                         f"(the original's: {res.original_f32_err:.3g})"
+                         + ("  ok: as close as the original" if res.ok else "  further than the original"))
     if r.reference:
         lines.append(f"results (transformed vs the outputs saved in {r.inputs}):")
     for res in r.reference:

@@ -64,6 +64,7 @@ class NoteKind(str, Enum):
     TWO_LEVEL = "two-level"
     PRODUCER_DRIVEN = "producer-driven"
     LOOP_FUSED = "loop-fused"  # another nest's ops computed inside a contraction's reduction loop
+    PRECISE_FOLDED = "precise-folded"  # the simulation lost an op: the analytic footprint is used
 
 
 class Note(BaseModel):

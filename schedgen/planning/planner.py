@@ -191,13 +191,19 @@ class _Nest:
         return tiled.footprint() if tiled is not None else None
 
     def fits(self, members: frozenset[int], sizes: Sizes) -> bool:
+        if not self.allowed(members, sizes):
+            return False
+        fp = self.footprint(members, sizes)
+        return fp is not None and fp.total <= self.budget
+
+    def allowed(self, members: frozenset[int], sizes: Sizes) -> bool:
+        """The rules besides the footprint (the precise check measures that one)."""
         if not self.keeps_order(sizes):
             return False
         if self.loop_op is not None and all(sizes.get(("r", self.loop_op, d), n) == n for d, n in
                                             enumerate(self.payload.ops[self.loop_op].domain)):
             return False  # in-loop producers need the loop
-        fp = self.footprint(members, sizes)
-        return fp is not None and fp.total <= self.budget and self.enough_tiles(members, sizes)
+        return self.enough_tiles(members, sizes)
 
     def keeps_order(self, sizes: Sizes) -> bool:
         """Reduction tiles that keep the untiled summation order (tile_search.keeps_order)."""
@@ -778,12 +784,19 @@ def _precise_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes:
     def fits(s: Sizes) -> bool:
         if nest.fits(members, s):
             return True
-        return checker.check(_loop_nest(payload, nest, members, s, nest_id, [])).peak <= nest.budget
+        if not nest.allowed(members, s):
+            return False
+        sim = checker.check(_loop_nest(payload, nest, members, s, nest_id, []))
+        return not sim.folded and sim.peak <= nest.budget
 
     if not nest.traffic_searched(members):
         sizes = fit_tiles(nest.search_dims(members), fits, start=sizes) or sizes
     final = _loop_nest(payload, nest, members, sizes, nest_id, notes)
     sim = checker.check(final)
+    if sim.folded:
+        return final.model_copy(update={"notes": [*final.notes, Note(
+            kind=NoteKind.PRECISE_FOLDED, text="precise: the simulation's canonicalization erases an op of this "
+            "nest that the schedule keeps: the analytic footprint stands")]})
     return final.model_copy(update={
         "footprint_mode": "precise", "analytic_footprint_bytes": final.footprint_bytes,
         "footprint_bytes": sim.peak,

@@ -39,7 +39,7 @@ from schedgen.analysis.placement import (
 )
 from schedgen.ir.load import LoadedPayload, element_bytes, load
 from schedgen.ir.normalize import has_packs, run_steps
-from schedgen.ir.queries import find_func, find_symbol, nested_ops
+from schedgen.ir.queries import clone_module, find_func, find_symbol, nested_ops
 from schedgen.ir.tags import tagged_ops
 from schedgen.model.payload import Payload, is_tileable
 from schedgen.model.plan import FuseMode, LoopNest, OpRef, Plan
@@ -223,22 +223,33 @@ def _remap(op: ir.Operation, mapping: dict) -> None:
                 _remap(inner.operation, mapping)
 
 
-def reduce_loops(module: ir.Module) -> None:
-    """Keep only the first iteration of every tiling loop, then fold them."""
+def reduce_loops(module: ir.Module, which: str = "first") -> None:
+    """Keep only one iteration of every tiling loop (the first, middle or
+    last), then fold them."""
+    def pick(n: int) -> int:
+        return 0 if which == "first" else max(n - 1, 0) if which == "last" else n // 2
+
     for op in nested_ops(module.operation):
         if op.name == "scf.forall":
             if "staticUpperBound" in op.attributes and "staticLowerBound" in op.attributes:
                 lbs = list(ir.DenseI64ArrayAttr(op.attributes["staticLowerBound"]))
+                ubs = list(ir.DenseI64ArrayAttr(op.attributes["staticUpperBound"]))
                 steps = list(ir.DenseI64ArrayAttr(op.attributes["staticStep"]))
+                if min(ubs + lbs + steps) < 0:  # a dynamic bound: keep its first iteration only where static
+                    continue
+                lbs = [lb + pick(-(-(ub - lb) // st)) * st for lb, ub, st in zip(lbs, ubs, steps)]
+                op.attributes["staticLowerBound"] = ir.DenseI64ArrayAttr.get(lbs)
                 op.attributes["staticUpperBound"] = ir.DenseI64ArrayAttr.get(
                     [lb + st for lb, st in zip(lbs, steps)])
         elif op.name == "scf.for":
-            lb, step = op.operands[0], op.operands[2]
-            lbv, stepv = _const(lb), _const(step)
+            lb, ub, step = op.operands[0], op.operands[1], op.operands[2]
+            lbv, ubv, stepv = _const(lb), _const(ub), _const(step)
             if lbv is not None and stepv is not None:
+                if ubv is not None:
+                    lbv += pick(-(-(ubv - lbv) // stepv)) * stepv
                 with ir.InsertionPoint(op), ir.Location.unknown():
-                    ub = arith.ConstantOp(ir.IndexType.get(), lbv + stepv).result
-                op.operands[1] = ub
+                    op.operands[0] = arith.ConstantOp(ir.IndexType.get(), lbv).result
+                    op.operands[1] = arith.ConstantOp(ir.IndexType.get(), lbv + stepv).result
     PassManager.parse("builtin.module(canonicalize)").run(module.operation)
 
 
@@ -255,18 +266,48 @@ def _apply(module: ir.Module, schedule: ir.Module) -> None:
 
 
 def simulate(module: ir.Module, schedule: ir.Module, alignment: int) -> Assignment:
-    """Steps 2-5 on an extracted module (modified in place)."""
+    """Steps 2-5 on an extracted module (modified in place). A tiled pad's
+    first tile may be all padding (nothing read, no producer computed): nests
+    with pads are simulated at their first, middle and last tiles, and the
+    worst counts. An op that canonicalization erases (min(x, x) is x: an
+    identity generic) is still in the applied schedule: such a result is
+    marked `folded`."""
+    fn = next(op for op in module.body.operations if op.operation.name == "func.func")
+    ops = _structured(fn.operation)
     _apply(module, schedule)
-    reduce_loops(module)
+    pads = any(op.name == "tensor.pad" for op in nested_ops(fn.operation))
+    worst: Assignment | None = None
+    kept = 0
+    for which in ("first", "middle", "last") if pads else ("first",):
+        copy = clone_module(module) if pads else module
+        result, left = _simulate_one(copy, which, alignment)
+        kept = max(kept, left)
+        if worst is None or result.peak > worst.peak:
+            worst = result
+    assert worst is not None
+    worst.folded = kept < ops
+    return worst
+
+
+def _structured(op: ir.Operation) -> int:
+    """linalg ops in `op` that tiling keeps and bufferization leaves as ops."""
+    return sum(1 for o in nested_ops(op) if o.name.startswith("linalg.") and is_tileable(o.name)
+               and o.name not in ("linalg.pack", "linalg.unpack"))
+
+
+def _simulate_one(module: ir.Module, which: str, alignment: int) -> tuple[Assignment, int]:
+    """The placement at one tile, and how many structured ops were left after the loops folded."""
+    reduce_loops(module, which)
+    fn = next(op for op in module.body.operations if op.operation.name == "func.func")
+    left = _structured(fn.operation)
     # A tile of a fused producer's tensor.empty init is an empty tile of its own:
     # without this fold, bufferization would allocate the whole tensor.
     run_steps(module.operation, ("fold_empty",))
-    fn = next(op for op in module.body.operations if op.operation.name == "func.func")
     if has_packs(fn.operation):  # no bufferization of their own: pads, reshapes and transposes, as the JIT runs them
         run_steps(module.operation, ("lower_packs",), "nest")
     PassManager.parse(BUFFERIZE).run(module.operation)
     fn = next(op for op in module.body.operations if op.operation.name == "func.func")
-    return assign_body(fn, alignment)
+    return assign_body(fn, alignment), left
 
 
 class PreciseChecker:

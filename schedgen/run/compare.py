@@ -81,3 +81,23 @@ def compare(expected: list[np.ndarray], actual: list[np.ndarray],
                                     float(rel.max()) if rel.size else 0.0, ok))
     return out
 
+
+
+def no_further(expected: np.ndarray, actual: np.ndarray, wide: np.ndarray, dtype: str) -> tuple[bool, float, float]:
+    """Whether `actual` is about as close to `wide` (the same function
+    evaluated in f32) as `expected` is: its largest error at most twice the
+    original's, plus the dtype's tolerance. A reordered half-precision sum
+    lands elsewhere in the original's own rounding range (which order rounds
+    worse on a given input is luck, and the errors are relative to the terms,
+    so a sum that cancels has no relative bound); a wrong tile lands outside
+    it. Returns the verdict and the largest errors of `actual` and of `expected`."""
+    rtol, atol = tolerance(dtype)
+    w = wide.astype(np.float64)
+    if not w.size:
+        return True, 0.0, 0.0
+    finite = np.abs(w[np.isfinite(w)])
+    largest = float(finite.max()) if finite.size else 0.0
+    with np.errstate(invalid="ignore"):
+        mine = float(np.nan_to_num(np.abs(actual.astype(np.float64) - w), nan=math.inf).max())
+        theirs = float(np.nan_to_num(np.abs(expected.astype(np.float64) - w), nan=math.inf).max())
+    return mine <= 2 * theirs + atol + rtol * _FLOOR * largest, mine, theirs
