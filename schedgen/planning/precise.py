@@ -37,6 +37,7 @@ from schedgen.analysis.placement import (
     first_fit,
     n_inputs,
 )
+from schedgen.check.measure import body_footprint
 from schedgen.ir.load import LoadedPayload, element_bytes, load
 from schedgen.ir.normalize import has_packs, run_steps
 from schedgen.ir.queries import clone_module, find_func, find_symbol, nested_ops
@@ -300,6 +301,9 @@ def _simulate_one(module: ir.Module, which: str, alignment: int) -> tuple[Assign
     reduce_loops(module, which)
     fn = next(op for op in module.body.operations if op.operation.name == "func.func")
     left = _structured(fn.operation)
+    # What `check` will measure on this body: the simulation never plans below it
+    # (an unpack's lowering reads part of an inner tile, the tiled IR names all of it).
+    measured = body_footprint(fn.operation, alignment) or 0
     # A tile of a fused producer's tensor.empty init is an empty tile of its own:
     # without this fold, bufferization would allocate the whole tensor.
     run_steps(module.operation, ("fold_empty",))
@@ -307,7 +311,9 @@ def _simulate_one(module: ir.Module, which: str, alignment: int) -> tuple[Assign
         run_steps(module.operation, ("lower_packs",), "nest")
     PassManager.parse(BUFFERIZE).run(module.operation)
     fn = next(op for op in module.body.operations if op.operation.name == "func.func")
-    return assign_body(fn, alignment), left
+    placed = assign_body(fn, alignment)
+    placed.peak = max(placed.peak, measured)
+    return placed, left
 
 
 class PreciseChecker:

@@ -36,6 +36,15 @@ _TO_LOOPS = (
 )
 
 
+# bf16 vector arithmetic and casts have no x86 lowering (LLVM: "Do not know how
+# to soft promote"): each op in f32, rounded to bf16 as LLVM does for scalars,
+# and the casts as the bit shifts they are. Only for modules with bf16 values:
+# arith-expand also rewrites maximumf and friends.
+_BF16 = (
+    "arith-emulate-unsupported-floats{source-types=bf16 target-type=f32}",
+    "arith-expand{include-bf16=true}",
+)
+
 _TO_LLVM = (
     # x**3 of tanh-GELU arrives as math.fpowi with a vector exponent, which the
     # LLVM intrinsic does not take: multiply it out.
@@ -126,6 +135,53 @@ def widen_i1_memory(module: Any) -> None:
         _widen_op(op)
 
 
+def widen_half_reductions(module: Any) -> bool:
+    """Reduce bf16 vectors, and take their math functions, in f32, rounding
+    once: LLVM's x86 backend cannot lower a bf16 `llvm.vector.reduce.*` or
+    `llvm.exp` ("Do not know how to soft promote this operator's operand"),
+    which a vectorized softmax or max over bf16 makes. max/min are exact
+    either way; a sum rounds once instead of per term. Returns whether the
+    module computes bf16 values at all."""
+    from mlir import ir
+
+    ops: list[Any] = []
+    module.operation.walk(lambda op: ops.append(op) or ir.WalkResult.ADVANCE, ir.WalkOrder.PRE_ORDER)
+    seen = False
+    for op in ops:
+        if not any(_element(r.type) == "bf16" for r in op.results):
+            continue
+        seen = True
+        if (op.name == "vector.reduction" or op.name.startswith("math.")) and len(op.results) == 1 \
+                and all(_element(v.type) == "bf16" for v in op.operands):
+            _in_f32(op)
+    return seen
+
+
+def _element(t: Any) -> str:
+    from mlir import ir
+
+    return str(ir.ShapedType(t).element_type) if isinstance(t, ir.ShapedType) else str(t)
+
+
+def _in_f32(op: Any) -> None:
+    """Rebuild `op` on f32 operands and round its result back to bf16."""
+    from mlir import ir
+
+    f32 = ir.F32Type.get()
+
+    def wide(t: Any) -> Any:
+        return ir.VectorType.get(ir.VectorType(t).shape, f32) if isinstance(t, ir.VectorType) else f32
+
+    with ir.InsertionPoint(op), op.location:
+        operands = [ir.Operation.create("arith.extf", results=[wide(v.type)], operands=[v]).result for v in op.operands]
+        result = op.results[0]
+        computed = ir.Operation.create(op.name, results=[wide(result.type)], operands=operands,
+                                       attributes={name: op.attributes[name] for name in op.attributes})
+        narrow = ir.Operation.create("arith.truncf", results=[result.type], operands=[computed.result])
+    result.replace_all_uses_with(narrow.result)
+    op.erase()
+
+
 def _i1() -> Any:
     from mlir import ir
 
@@ -214,8 +270,10 @@ def lower(module: Any, threads: int = 1) -> None:
         to_loops = _TO_LOOPS[:5] + parallel_passes(threads) + _TO_LOOPS[5:]
         passmanager.PassManager.parse(f"builtin.module({','.join(to_loops)})").run(module.operation)
         widen_i1_memory(module)
+        bf16 = widen_half_reductions(module)
         approximate_exp(module)  # vector expf calls -> polynomial (schedgen.run.math_approx)
-        passmanager.PassManager.parse(f"builtin.module({','.join(_TO_LLVM)})").run(module.operation)
+        to_llvm = (_BF16 if bf16 else ()) + _TO_LLVM
+        passmanager.PassManager.parse(f"builtin.module({','.join(to_llvm)})").run(module.operation)
     except ir.MLIRError as exc:
         raise ExecutionError(f"lowering failed: {diagnostics(exc)}") from None
     check_all_llvm(module)
