@@ -331,9 +331,20 @@ def _tile_key(v: ir.Value) -> object:
     that reads a tensor twice gets two equal slices after tiling)."""
     if isinstance(v, ir.OpResult) and owner_op(v).name == "tensor.extract_slice":
         owner = owner_op(v)
-        return ("slice", tuple(owner.operands), str(v.type),
+        return ("slice", owner.operands[0], tuple(_index_key(x) for x in list(owner.operands)[1:]), str(v.type),
                 *(str(owner.attributes[a]) for a in ("static_offsets", "static_sizes", "static_strides")))
     return ("value", v)
+
+
+def _index_key(v: ir.Value) -> object:
+    """An index by what computes it: fusion gives each slice its own
+    affine.apply of the same loop variables."""
+    if isinstance(v, ir.OpResult) and owner_op(v).name in ("affine.apply", "affine.min", "affine.max"):
+        owner = owner_op(v)
+        return (owner.name, str(owner.attributes["map"]), tuple(_index_key(x) for x in owner.operands))
+    if (c := const_int(v)) is not None:
+        return c
+    return v
 
 
 def _body_footprint(ops: list[ir.Operation], alignment: int, precise: bool) -> int:

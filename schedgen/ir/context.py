@@ -35,8 +35,7 @@ def parse_file(path: Path, ctx: ir.Context, what: str) -> ir.Module:
     empty and unparseable files with an error naming the file and line."""
     if not path.is_file():
         raise SchedgenError(str(path), f"no such {what} file")
-    text = path.read_text(errors="replace")
-    if not text.strip():
+    if _blank(path):
         raise SchedgenError(str(path), f"{what} file is empty")
     try:
         with ctx:
@@ -47,6 +46,16 @@ def parse_file(path: Path, ctx: ir.Context, what: str) -> ir.Module:
             loc = first_location(str(diag.location), str(path))
             raise SchedgenError(loc, f"cannot parse {what}: {one_line(diag.message)}") from None
         raise SchedgenError(str(path), f"cannot parse {what}: {one_line(str(exc))}") from None
+
+
+def _blank(path: Path) -> bool:
+    """Nothing but whitespace, read in chunks (a payload's weights can be
+    hundreds of MB: never a second copy of them just for this)."""
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 16):
+            if chunk.strip():
+                return False
+    return True
 
 
 def tool_path(name: str) -> Path:

@@ -784,8 +784,8 @@ def _precise_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes:
     def fits(s: Sizes) -> bool:
         if nest.fits(members, s):
             return True
-        if not nest.allowed(members, s):
-            return False
+        if not nest.allowed(members, s) or nest.footprint(members, s) is None:
+            return False  # the rules besides the footprint, or sizes the nest cannot take at all
         sim = checker.check(_loop_nest(payload, nest, members, s, nest_id, []))
         return not sim.folded and sim.peak <= nest.budget
 
