@@ -10,7 +10,7 @@ from conftest import PAYLOADS, ROOT
 from mlir import ir
 
 from schedgen.analysis.fuse_groups import find_groups
-from schedgen.check.measure import LOOPS, walk_ops
+from schedgen.analysis.measure import LOOPS, walk_ops
 from schedgen.cli import main as schedgen
 from schedgen.ir.apply import transform_payload
 from schedgen.ir.context import new_context, parse_file

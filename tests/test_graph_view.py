@@ -15,7 +15,7 @@ import pytest
 from conftest import PAYLOADS, ROOT
 from mlir import ir
 
-from schedgen.check.measure import dim_bound
+from schedgen.analysis.measure import dim_bound
 from schedgen.cli import main
 from schedgen.emit.graph import build_graph, graph_format, render_dot
 from schedgen.emit.schedule import render

@@ -24,7 +24,7 @@ is read off its result map.
 An elementwise generic's result tile is not counted either when it can be
 written in place over an input tile computed in the nest, of the same
 bytes, that no other nest op reads (bias + relu over the matmul
-accumulator): the measurement (check/measure.py) and the precise placement
+accumulator): the measurement (analysis/measure.py) and the precise placement
 reuse that buffer the same way.
 
 bytes(tile) = product of tile extents * element size, rounded up to the

@@ -30,7 +30,7 @@ from mlir import ir
 from mlir.dialects import transform
 from pydantic import BaseModel, computed_field
 
-from schedgen.check.measure import (
+from schedgen.analysis.measure import (
     LOOPS,
     Measurement,
     const_int,

@@ -30,6 +30,7 @@ from mlir.dialects import func as func_d
 from mlir.dialects.transform import interpreter
 from mlir.passmanager import PassManager
 
+from schedgen.analysis.measure import body_footprint
 from schedgen.analysis.placement import (
     Assignment,
     Buffer,
@@ -37,7 +38,6 @@ from schedgen.analysis.placement import (
     first_fit,
     n_inputs,
 )
-from schedgen.check.measure import body_footprint
 from schedgen.ir.load import LoadedPayload, element_bytes, load
 from schedgen.ir.normalize import has_packs, run_steps
 from schedgen.ir.queries import clone_module, find_func, find_symbol, nested_ops
