@@ -237,4 +237,5 @@ def _render(plan: Plan) -> str:
                            untiled_inner=untiled_inner, named_ops=named,
                            packs_panels=any(k.packed_operand is not None for k in plan.kernels),
                            has_packs=any(o.name in ("linalg.pack", "linalg.unpack") for o in plan.ops),
+                           vectorize=not any(o.result_type.endswith("bf16>") for o in plan.ops),
                            nests=[_nest_view(plan, n, kernels) for n in plan.nests])
