@@ -5,21 +5,21 @@ weights are 100 MB of constants.
     .venv/bin/python benchmarks/resources.py [--ops 1250,2500,5000,10000]
         [--weights-mb 100] [--target npu-256k] [--skip-verify-above 2500]
 
-Each verb runs in a child process of its own (`--measure`), so that its peak
-resident set is its own: the child's and, for verify, that of the processes
-it starts (execution) are printed apart. The growth columns divide each
+Each verb runs in a child process of its own (`--measure`); its resident set
+and that of the processes it starts (the proof's xtc-opt, the apply worker,
+execution) are sampled from /proc every 20 ms and their peaks printed apart. The growth columns divide each
 figure by the one of the previous op count, against the ratio of op counts:
 linear growth prints the same number twice. For the weights, "RSS / weights"
-is the peak resident set over the weights' bytes; a verb that copied the
-weights once more would add 1 to it (the payload text holds them as hex: 2
-bytes per byte).
+is the peak resident set of the verb's own process, above that of the same
+verb on a 4-op payload, over the weights' bytes: a verb that holds the
+weights once shows about 1, each further copy adds 1 (the payload text
+holds them as hex: 2 bytes per byte, so a copy of the text adds 2).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import tempfile
@@ -35,28 +35,55 @@ from generate_speed import chain_payload  # noqa: E402
 
 
 def measure_here(argv: list[str]) -> None:
-    """The child's side: run one schedgen verb and print its cost as JSON."""
+    """The child's side: run one schedgen verb and print its time as JSON."""
     from schedgen.cli import main
-    from schedgen.ir.isolated import stop_worker
 
     t0 = time.perf_counter()
     code = main(argv)
-    seconds = time.perf_counter() - t0
-    stop_worker()  # waited for: its peak joins RUSAGE_CHILDREN
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(json.dumps({"code": code, "seconds": seconds, "rss_mb": own, "children_rss_mb": children}))
+    print(json.dumps({"code": code, "seconds": time.perf_counter() - t0}))
+
+
+def _tree(root: int) -> dict[int, int]:
+    """Resident MB of `root` and of every process below it, from /proc."""
+    parents: dict[int, int] = {}
+    rss: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+        kb = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0)
+        rss[int(entry.name)] = kb // 1024
+    inside = {root}
+    for _ in range(8):  # descendants, a few generations deep
+        inside |= {pid for pid, parent in parents.items() if parent in inside}
+    return {pid: rss.get(pid, 0) for pid in inside}
 
 
 def measure(argv: list[str]) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--measure", *argv], capture_output=True, text=True)
-    lines = out.stdout.strip().splitlines()
-    if out.returncode != 0 or not lines:
-        raise SystemExit(f"{' '.join(argv[:2])}: exit {out.returncode}\n{out.stderr[-2000:]}")
+    """Run one verb in a child; its peak resident set and the peak of the
+    processes it starts (sampled from /proc every 20 ms: ru_maxrss would
+    count the parent's pages at fork time)."""
+    proc = subprocess.Popen([sys.executable, __file__, "--measure", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    own = others = 0
+    while proc.poll() is None:
+        tree = _tree(proc.pid)
+        own = max(own, tree.pop(proc.pid, 0))
+        others = max(others, sum(tree.values()))
+        time.sleep(0.02)
+    out, err = proc.communicate()
+    lines = out.strip().splitlines()
+    if proc.returncode != 0 or not lines:
+        raise SystemExit(f"{' '.join(argv[:2])}: exit {proc.returncode}\n{err[-2000:]}")
     result = json.loads(lines[-1])
     if result["code"] not in (0, 1):
-        raise SystemExit(f"{' '.join(argv[:2])}: schedgen exit {result['code']}\n{out.stderr[-2000:]}")
-    return result
+        raise SystemExit(f"{' '.join(argv[:2])}: schedgen exit {result['code']}\n{err[-2000:]}")
+    return {**result, "rss_mb": own, "children_rss_mb": others}
 
 
 def weights_payload(megabytes: int, rows: int = 8) -> tuple[str, int]:
@@ -100,7 +127,7 @@ def main() -> None:
                     help="budget of the chains (32x32 f32 tiles: every op is its own or a fused nest)")
     ap.add_argument("--skip-verify-above", type=int, default=10_000, help="op counts above this are not verified")
     args = ap.parse_args()
-    counts = [int(x) for x in args.ops.split(",")]
+    counts = [int(x) for x in args.ops.split(",") if x]
     print(f"schedgen generate / apply / verify, chains of 32x32 f32 ops at --memory {args.chain_memory}, "
           "one child process per verb")
     print(f"{'payload':<26} {'verb':<9} {'s':>8} {'RSS MB':>8} {'exec RSS':>9} {'s growth':>9} "
@@ -121,15 +148,27 @@ def main() -> None:
                 last[verb] = r
             previous = n
         if args.weights_mb:
-            text, nbytes = weights_payload(args.weights_mb)
-            payload = work / "weights.mlir"
-            payload.write_text(text)
-            mb = nbytes / 1e6
-            print(f"\nMLP with {mb:.0f} MB of f32 weights (payload text {payload.stat().st_size / 1e6:.0f} MB)")
-            print(f"{'verb':<9} {'s':>8} {'RSS MB':>8} {'exec RSS':>9} {'RSS / weights':>14}")
-            for verb, r in run_verbs(payload, ["--target", args.target], work, True):
-                print(f"{verb:<9} {r['seconds']:>8.2f} {r['rss_mb']:>8.0f} {r['children_rss_mb']:>9.0f} "
-                      f"{max(r['rss_mb'], r['children_rss_mb']) / mb:>14.2f}", flush=True)
+            weights_table(args.weights_mb, args.target, work)
+
+
+def weights_table(megabytes: int, target: str, work: Path) -> None:
+    """Each verb on the MLP with weights, next to the same verb on a tiny
+    payload (the base every resident set is measured from)."""
+    tiny = work / "tiny.mlir"
+    tiny.write_text(chain_payload(4, size=32))
+    base = dict(run_verbs(tiny, ["--target", target], work, True))
+    text, nbytes = weights_payload(megabytes)
+    payload = work / "weights.mlir"
+    payload.write_text(text)
+    del text
+    mb = nbytes / 1e6
+    print(f"\nMLP with {mb:.0f} MB of f32 weights (payload text {payload.stat().st_size / 1e6:.0f} MB); "
+          "copies = (RSS - RSS on a 4-op payload) / weights")
+    print(f"{'verb':<9} {'s':>8} {'RSS MB':>8} {'copies':>7} {'exec RSS':>9} {'copies':>7}")
+    for verb, r in run_verbs(payload, ["--target", target], work, True):
+        b = base[verb]
+        print(f"{verb:<9} {r['seconds']:>8.2f} {r['rss_mb']:>8.0f} {(r['rss_mb'] - b['rss_mb']) / mb:>7.2f} "
+              f"{r['children_rss_mb']:>9.0f} {(r['children_rss_mb'] - b['children_rss_mb']) / mb:>7.2f}", flush=True)
 
 
 if __name__ == "__main__":

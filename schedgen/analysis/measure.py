@@ -16,6 +16,7 @@ static (schedgen's tile sizes divide the loop ranges).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from math import prod
 
@@ -157,7 +158,10 @@ def _outer_bound(v: ir.Value, dim: int) -> int | None:
 def _index_bound(v: ir.Value) -> int | None:
     """A constant, the smallest constant among an affine.min's results, or
     the bound of the tensor dim a tensor.dim reads (a K loop's slice of a
-    partial row tile takes all of its rows)."""
+    partial row tile takes all of its rows), or the last value of a loop's
+    induction variable."""
+    if isinstance(v, ir.BlockArgument):
+        return _induction_bound(v)
     if not isinstance(v, ir.OpResult):
         return None
     owner = owner_op(v)
@@ -174,11 +178,58 @@ def _index_bound(v: ir.Value) -> int | None:
         consts = [e.value for e in ir.AffineMapAttr(owner.attributes["map"]).value.results
                   if isinstance(e, ir.AffineConstantExpr)]
         return min(consts) if consts else None
+    if owner.name in ("arith.muli", "arith.addi"):  # a tiled unpack's buffer: inner tiles x tile size
+        a, b = (_index_bound(x) for x in owner.operands)
+        return None if a is None or b is None else a * b if owner.name == "arith.muli" else a + b
     if owner.name == "affine.apply":  # e.g. the inner tiles an unpack's tile overlaps: ceildiv of a bound
         amap = ir.AffineMapAttr(owner.attributes["map"]).value
         bounds = [_index_bound(x) for x in owner.operands]
         if len(amap.results) == 1 and amap.n_symbols == 0 and None not in bounds:
-            return _at_most(amap.results[0], bounds)  # type: ignore[arg-type]
+            at_most = _at_most(amap.results[0], bounds)  # type: ignore[arg-type]
+            return at_most if at_most is not None else _largest(amap.results[0], bounds)  # type: ignore[arg-type]
+    return None
+
+
+def _largest(e: ir.AffineExpr, bounds: list[int]) -> int | None:
+    """The largest value of `e` over every dim from 0 to its bound, counted
+    out where there are few (the inner tiles a tile overlaps: `(d0 + 1)
+    floordiv 16 - d0 floordiv 16 + 1` does not grow with d0)."""
+    if prod(b + 1 for b in bounds) > 4096:
+        return None
+    values = [_value(e, list(point)) for point in itertools.product(*(range(b + 1) for b in bounds))]
+    return None if not values or None in values else max(values)  # type: ignore[type-var]
+
+
+def _value(e: ir.AffineExpr, dims: list[int]) -> int | None:
+    if isinstance(e, ir.AffineConstantExpr):
+        return e.value
+    if isinstance(e, ir.AffineDimExpr):
+        return dims[e.position]
+    if isinstance(e, (ir.AffineAddExpr, ir.AffineMulExpr, ir.AffineFloorDivExpr, ir.AffineCeilDivExpr,
+                      ir.AffineModExpr)):
+        a, b = _value(e.lhs, dims), _value(e.rhs, dims)
+        if a is None or b is None or (b == 0 and not isinstance(e, (ir.AffineAddExpr, ir.AffineMulExpr))):
+            return None
+        if isinstance(e, ir.AffineAddExpr):
+            return a + b
+        if isinstance(e, ir.AffineMulExpr):
+            return a * b
+        return a // b if isinstance(e, ir.AffineFloorDivExpr) else -(-a // b) if isinstance(e, ir.AffineCeilDivExpr) \
+            else a % b
+    return None
+
+
+def _induction_bound(v: ir.BlockArgument) -> int | None:
+    """The largest value an scf.forall's or scf.for's induction variable takes
+    (static bounds only)."""
+    loop = v.owner.owner
+    loop = loop.operation if isinstance(loop, ir.OpView) else loop
+    if loop.name == "scf.forall" and "staticUpperBound" in loop.attributes:
+        ubs = list(ir.DenseI64ArrayAttr(loop.attributes["staticUpperBound"]))
+        return ubs[v.arg_number] - 1 if v.arg_number < len(ubs) and ubs[v.arg_number] > 0 else None
+    if loop.name == "scf.for" and v.arg_number == 0:
+        ub = const_int(loop.operands[1])
+        return ub - 1 if ub is not None and ub > 0 else None
     return None
 
 
