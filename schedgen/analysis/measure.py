@@ -406,15 +406,6 @@ def _body_footprint(ops: list[ir.Operation], alignment: int, precise: bool) -> i
     return sum(-(-b.bytes // alignment) * alignment for i, b in enumerate(buffers) if i not in in_place)
 
 
-def body_footprint(region_owner: ir.Operation, alignment: int) -> int | None:
-    """The precise measurement of one loop body: the tileable ops nested in
-    `region_owner` as one body (None where a tile's size has no bound)."""
-    try:
-        return _body_footprint([o for o in walk_ops(region_owner) if is_tileable(o.name)], alignment, True)
-    except _Dynamic:
-        return None
-
-
 def measure(module: ir.Module, func_name: str, alignment: int = 1, precise: bool = False) -> Measurement:
     """`precise`: live ranges, in-place reuse and first-fit placement at
     `alignment` (the peak); otherwise every buffer counts, rounded up to it."""

@@ -825,7 +825,15 @@ def _why_not_fusible(payload: Payload, cand: TileableOp, trial: frozenset[int]) 
         return NoteKind.SHARED_RESULT, f"its result is also used by {names}; fusing it would compute it twice"
     if len(cand.results) != 1:
         return NoteKind.NOT_FUSED, "multi-result ops are not fused"
+    if any(_reads_as_input_and_init(payload.ops[i], cand.index) for i in trial - {cand.index}):
+        # one fusion per use: the input's tile and the loop's shared output each get their own copy
+        return NoteKind.SHARED_RESULT, "an op reads it both as an input and as its init; fusing it would compute it twice"
     return None
+
+
+def _reads_as_input_and_init(op: TileableOp, producer: int) -> bool:
+    reads = [o.is_init for o in op.operands if o.value.kind == "op" and o.value.index == producer]
+    return True in reads and False in reads
 
 
 def _fmt_sizes(root: TileableOp, sizes: Sizes) -> str:
@@ -885,7 +893,15 @@ def _producer_refs(payload: Payload, root: int, members: frozenset[int]) -> tupl
     CSE merges them; fused before that, it would be fused for the first read
     only and stay whole for the others."""
     refs = [op_ref(payload.ops[i]) for i in sorted(members - {root}, reverse=True)]
-    return refs, [p.index for p in refs if len(payload.ops[p.index].results[0].users) > 1]
+    return refs, [p.index for p in refs if _reads(payload, p.index) > 1]
+
+
+def _reads(payload: Payload, producer: int) -> int:
+    """How many operands read the producer's results (one op may read it
+    twice, as an input and as its init) plus its other users."""
+    users = {u for r in payload.ops[producer].results for u in r.users}
+    return sum(1 for op in payload.ops for o in op.operands
+               if o.value.kind == "op" and o.value.index == producer) + sum(1 for u in users if u.kind != "op")
 
 
 def _nest_reads(op: TileableOp, ops: frozenset[int] | set[int]) -> set[int]:

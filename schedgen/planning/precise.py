@@ -30,7 +30,7 @@ from mlir.dialects import func as func_d
 from mlir.dialects.transform import interpreter
 from mlir.passmanager import PassManager
 
-from schedgen.analysis.measure import body_footprint
+from schedgen.analysis.measure import measure
 from schedgen.analysis.placement import (
     Assignment,
     Buffer,
@@ -276,6 +276,11 @@ def simulate(module: ir.Module, schedule: ir.Module, alignment: int) -> Assignme
     fn = next(op for op in module.body.operations if op.operation.name == "func.func")
     ops = _structured(fn.operation)
     _apply(module, schedule)
+    # What `check` will measure on the tiled IR as the schedule leaves it: the
+    # simulation never plans below that (canonicalized and lowered, an unpack
+    # tile reads part of an inner tile and writes a smaller buffer than the IR names).
+    measured = measure(module, "nest", alignment, precise=True)
+    floor = max([n.footprint_bytes or 0 for n in measured.nests] + [u.footprint_bytes or 0 for u in measured.untiled])
     pads = any(op.name == "tensor.pad" for op in nested_ops(fn.operation))
     worst: Assignment | None = None
     kept = 0
@@ -287,6 +292,7 @@ def simulate(module: ir.Module, schedule: ir.Module, alignment: int) -> Assignme
             worst = result
     assert worst is not None
     worst.folded = kept < ops
+    worst.peak = max(worst.peak, floor)
     return worst
 
 
@@ -301,9 +307,6 @@ def _simulate_one(module: ir.Module, which: str, alignment: int) -> tuple[Assign
     reduce_loops(module, which)
     fn = next(op for op in module.body.operations if op.operation.name == "func.func")
     left = _structured(fn.operation)
-    # What `check` will measure on this body: the simulation never plans below it
-    # (an unpack's lowering reads part of an inner tile, the tiled IR names all of it).
-    measured = body_footprint(fn.operation, alignment) or 0
     # A tile of a fused producer's tensor.empty init is an empty tile of its own:
     # without this fold, bufferization would allocate the whole tensor.
     run_steps(module.operation, ("fold_empty",))
@@ -311,9 +314,7 @@ def _simulate_one(module: ir.Module, which: str, alignment: int) -> tuple[Assign
         run_steps(module.operation, ("lower_packs",), "nest")
     PassManager.parse(BUFFERIZE).run(module.operation)
     fn = next(op for op in module.body.operations if op.operation.name == "func.func")
-    placed = assign_body(fn, alignment)
-    placed.peak = max(placed.peak, measured)
-    return placed, left
+    return assign_body(fn, alignment), left
 
 
 class PreciseChecker:
