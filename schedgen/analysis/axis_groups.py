@@ -31,6 +31,7 @@ loops (outermost first), r axes by sequential loops only.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
 from schedgen.model.payload import Payload, TileableOp
@@ -126,15 +127,16 @@ def op_groups(op: TileableOp, axes: list[str]) -> AxisGroups:
 
 
 class AxisMap:
-    """Which loop dims of the function's tileable ops are the same axis
-    (union-find over tensor dims, once per payload). Loop dims are named
-    `op{i}.d{d}`, tensor dims `%arg0[1]`, `op3[0]`."""
+    """The payload's axis links, built once: which tensor dims each op's
+    loop dims index, as a union-find over loop and tensor dims (loop dims
+    `op{i}.d{d}`, tensor dims `%arg0[1]`, `op3[0]`), and the producer /
+    consumer edges that carry a loop dim from one op to the other."""
 
     def __init__(self, payload: Payload) -> None:
         self.parent: dict[str, str] = {}
         # A loop dim that indexes a tensor dim through a plain dim expression
         # is that tensor dim; ops reading or writing the same tensor dim share
-        # the axis. An op's init map also describes its result tensor. Inits
+        # the class. An op's init map also describes its result tensor. Inits
         # that are not results of tileable ops (tensor.empty) link nothing.
         for op in payload.ops:
             for operand in op.operands:
@@ -148,6 +150,18 @@ class AxisMap:
                     if u is not None:
                         for t in tensors:
                             self._union(f"op{op.index}.d{u}", f"{t}[{k}]")
+        self.edges: dict[int, list[tuple[int, tuple[tuple[int, int], ...]]]] = {op.index: [] for op in payload.ops}
+        for op in payload.ops:
+            for operand in op.operands:
+                if operand.value.kind != "op" or operand.exprs is None:
+                    continue
+                written = _result_dims(payload.ops[operand.value.index], operand.value.result)
+                pairs = tuple((e.as_dim(), written[k]) for k, e in enumerate(operand.exprs)
+                              if e is not None and e.as_dim() is not None and k < len(written)
+                              and written[k] is not None)
+                if pairs:
+                    self.edges[op.index].append((operand.value.index, pairs))
+                    self.edges[operand.value.index].append((op.index, tuple((b, a) for a, b in pairs)))
 
     def find(self, a: str) -> str:
         while self.parent.get(a, a) != a:
@@ -161,25 +175,71 @@ class AxisMap:
             self.parent[hi] = lo
 
 
+def _result_dims(op: TileableOp, result: int) -> list[int | None]:
+    """The loop dim that writes each dim of result `result` (its init's map)."""
+    inits = [o for o in op.operands if o.is_init]
+    if result >= len(inits) or inits[result].exprs is None:
+        return []
+    return [e.as_dim() if e is not None else None for e in inits[result].exprs]
+
+
+_AMBIGUOUS = ""
+
+
 class NestAxes:
     """The merged groups of a nest, grown one producer at a time; axes are
     named after the root's dims (z0, z1, ...) where they are one, else k0,
-    k1, ... (a fused producer's own reduction)."""
+    k1, ... (a fused producer's own reduction).
+
+    Names travel from the root along the producer / consumer edges, each op
+    named by the first edge that reaches it: the slices a fused op gets
+    follow those edges. The payload-wide classes only name what no edge
+    determines (a reduction's reduced dim, as the tensor dim it shares with
+    a member); a class holding two different names names nothing. (One
+    tensor read along both of a matmul's M and N puts them in one class, yet
+    they stay two axes of its nest.)"""
 
     def __init__(self, payload: Payload, root: int, axis_map: AxisMap | None = None) -> None:
         self.payload = payload
         self.map = axis_map or AxisMap(payload)
-        self.z = {self.map.find(f"op{root}.d{d}"): f"z{d}" for d in range(len(payload.ops[root].domain))}
+        self._named: dict[int, list[str]] = {}
+        self._classes: dict[str, str] = {}
+        self._fresh = 0
+        self._record(root, [f"z{d}" for d in range(len(payload.ops[root].domain))])
+        self._queue = deque([root])
         self.groups = op_groups(payload.ops[root], self.names(root))
 
     def names(self, idx: int) -> list[str]:
         """Op `idx`'s loop dims as axes: z<d> for the root's dims, k<n> for
         the others (a producer's own reductions), numbered as met."""
-        reps = [self.map.find(f"op{idx}.d{d}") for d in range(len(self.payload.ops[idx].domain))]
-        for r in reps:
-            if r not in self.z:
-                self.z[r] = f"k{sum(1 for v in self.z.values() if v.startswith('k'))}"
-        return [self.z[r] for r in reps]
+        while idx not in self._named and self._queue:
+            x = self._queue.popleft()
+            for y, pairs in self.map.edges[x]:
+                if y not in self._named:
+                    known: dict[int, str] = {}
+                    for dx, dy in pairs:
+                        known.setdefault(dy, self._named[x][dx])
+                    self._name(y, known)
+                    self._queue.append(y)
+        if idx not in self._named:
+            self._name(idx, {})
+        return list(self._named[idx])
+
+    def _name(self, idx: int, known: dict[int, str]) -> None:
+        names: list[str] = []
+        for d in range(len(self.payload.ops[idx].domain)):
+            name = known.get(d) or self._classes.get(self.map.find(f"op{idx}.d{d}"), _AMBIGUOUS)
+            if not name or name in names or (name in known.values() and d not in known):
+                name = f"k{self._fresh}"
+                self._fresh += 1
+            names.append(name)
+        self._record(idx, names)
+
+    def _record(self, idx: int, names: list[str]) -> None:
+        self._named[idx] = names
+        for d, name in enumerate(names):
+            c = self.map.find(f"op{idx}.d{d}")
+            self._classes[c] = name if self._classes.get(c, name) == name else _AMBIGUOUS
 
     def merged_with(self, idx: int) -> AxisGroups:
         """The groups with producer `idx` in the nest (MergeError if none)."""

@@ -349,11 +349,13 @@ def _body_buffers(ops: list[ir.Operation]) -> tuple[list[Buffer], dict[int, int]
         for i, r in enumerate(op.results):
             o = _origin(inits[i], produced) if i < len(inits) else None
             out = touch(o if o is not None else (op, i), _bytes(r), pos, f"result of {op.name}")
-            # A pad's source is copied into its padded tile, which holds it.
+            # A pad's source is copied into its padded tile, which holds it; an
+            # unpack that moves no dim drops each row's padding in place (either
+            # way, the copy runs in the direction that overwrites nothing unread).
             pad = _copies_in_place(op)
             if o is None and (elementwise(op) or pad):
                 partner = next((k for k in read if k not in in_place.values() and (
-                    buffers[k].bytes <= buffers[out].bytes if pad else buffers[k].bytes == buffers[out].bytes)), None)
+                    pad or buffers[k].bytes == buffers[out].bytes)), None)
                 if partner is not None:
                     in_place[out] = partner
     in_place = {o: i for o, i in in_place.items() if buffers[i].end == buffers[o].start}

@@ -359,10 +359,12 @@ def _work_done(model: Payload, module: ir.Module, func: ir.OpView, loops: list[i
         tile = list(iteration_domain(generic))
         if orig is None:
             continue
-        if op != orig.name or len(tile) != len(orig.domain):
+        if op != orig.name or len(tile) != len(orig.domain) \
+                or any(t is not None and t > n for t, n in zip(tile, orig.domain)):
             # Not a copy: what a canonicalization rewrote the op into (a transpose
             # of a unit dim becomes a smaller transpose and a broadcast, both at its
-            # location). Its work is not comparable with the op's.
+            # location; a pad of a fill becomes a larger fill). Its work is not
+            # comparable with the op's.
             if nest is not None:
                 nests[nest].rewritten.append(f"{op} from {orig.label}")
             continue
