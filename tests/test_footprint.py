@@ -93,11 +93,14 @@ def test_frontier_starts_find_square_tiles_where_the_largest_tiles_stay_tall():
     def fits(s):
         return s["m"] * s["n"] + s["k"] * (s["m"] + s["n"]) <= 65536
 
-    def cost(s):
-        if not fits(s) or s["k"] < 16:
+    def traffic(s):
+        if s["k"] < 16:
             return None
         reads = 997 * 1024 * tile_count(1024, s["n"]) + 1024 * 1024 * tile_count(997, s["m"])
         return reads + 128 * tile_count(997, s["m"]) * tile_count(1024, s["n"]) * tile_count(1024, s["k"])
+
+    def cost(s):
+        return traffic(s) if fits(s) else None
 
     tall = {"m": 997, "n": 32, "k": 32}
     assert fits(tall)
@@ -107,3 +110,17 @@ def test_frontier_starts_find_square_tiles_where_the_largest_tiles_stay_tall():
     best = least_cost(dims, cost, min(starts, key=lambda s: cost(s) or float("inf")), make_room=["k"])
     assert cost(best) < 0.7 * cost(stuck)
     assert 0.5 < best["m"] / best["n"] < 2 and best["k"] >= 16
+
+    # Pruned by the cost without the fit test: the same tiles, fewer fit tests.
+    tested = []
+
+    def counted(s):
+        tested.append(1)
+        return cost(s)
+
+    start = min(starts, key=lambda s: cost(s) or float("inf"))
+    assert least_cost(dims, counted, start, make_room=["k"]) == best
+    unpruned = len(tested)
+    tested.clear()
+    assert least_cost(dims, counted, start, make_room=["k"], bound=traffic) == best
+    assert len(tested) < 0.8 * unpruned

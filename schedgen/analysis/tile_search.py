@@ -133,33 +133,89 @@ def keeps_order(tiles: Sequence[tuple[int, int]]) -> bool:
 
 
 def least_cost(dims: Sequence[SearchDim], cost: Callable[[Sizes], float | None], start: Sizes,
-               max_evaluations: int = 600, make_room: Sequence[Hashable] = ()) -> Sizes:
+               max_evaluations: int = 600, make_room: Sequence[Hashable] = (),
+               bound: Callable[[Sizes], float | None] | None = None) -> Sizes:
     """Local search from `start` (which must have a cost) for the sizes of
     least `cost` (None: does not fit). Moves: one dim to any other divisor,
     or one dim up a divisor and another down one (a larger output tile for a
     shorter reduction chunk); a dim grown past what fits also tries the dims
     of `make_room` (reduction chunks, whose size moves no bytes) shrunk to
     the largest that fits again. Steepest descent until no move helps, or
-    the evaluation budget is spent."""
-    options = {d.key: d.options() for d in dims}
-    memo: dict[tuple, float | None] = {}
+    the evaluation budget is spent.
 
-    def value(sizes: Sizes) -> float | None:
-        key = tuple(sizes[d.key] for d in dims)
-        if key not in memo:
-            memo[key] = cost(sizes)
-        return memo[key]
+    `bound`: a cheap lower bound of `cost` that needs no fit test (None:
+    no finite cost). A move whose bound cannot beat the best so far is
+    not tested: with precise footprints, a fit test is a simulation.
+    Pruned moves count against the budget as tested ones do, so the
+    search takes the same steps either way."""
+    search = _Search(dims, cost, max_evaluations, make_room)
+    best = dict(start)
+    best_cost = search.value(best)
+    assert best_cost is not None
+    while search.left():
+        found = None
+        for trial in _moves(dims, search.options, best):
+            if not search.left():
+                break
+            if bound is not None and search.prune(trial, bound, best_cost if found is None else found[0]):
+                continue
+            c = search.value(trial)
+            grown = [k for k in trial if trial[k] > best[k] and k not in make_room]
+            if c is None and grown and make_room:
+                fitted = search.refit(trial)
+                trial, c = (fitted, search.value(fitted)) if fitted is not None else (trial, None)
+            if c is not None and c < best_cost and (found is None or c < found[0]):
+                found = (c, trial)
+        if found is None:
+            break
+        best_cost, best = found
+    return best
 
-    def refit(trial: Sizes) -> Sizes | None:
+
+class _Search:
+    """least_cost's memo of tested and pruned sizes, within its budget."""
+
+    def __init__(self, dims: Sequence[SearchDim], cost: Callable[[Sizes], float | None], budget: int,
+                 make_room: Sequence[Hashable]) -> None:
+        self.dims, self.cost, self.budget, self.make_room = dims, cost, budget, make_room
+        self.options = {d.key: d.options() for d in dims}
+        self.memo: dict[tuple, float | None] = {}
+        self.pruned: set[tuple] = set()
+
+    def left(self) -> bool:
+        return len(self.memo) + len(self.pruned) < self.budget
+
+    def _key(self, sizes: Sizes) -> tuple:
+        return tuple(sizes[d.key] for d in self.dims)
+
+    def value(self, sizes: Sizes) -> float | None:
+        key = self._key(sizes)
+        if key not in self.memo:
+            self.memo[key] = self.cost(sizes)
+        return self.memo[key]
+
+    def prune(self, sizes: Sizes, bound: Callable[[Sizes], float | None], beat: float) -> bool:
+        """Whether `sizes` cannot cost less than `beat` (then it is not tested)."""
+        key = self._key(sizes)
+        if key in self.memo:
+            return False
+        if key not in self.pruned:
+            b = bound(sizes)
+            if b is not None and b < beat:
+                return False
+            self.pruned.add(key)
+        return True
+
+    def refit(self, trial: Sizes) -> Sizes | None:
         """`trial` with the make-room dims shrunk, in order, each to the
         largest option that fits (None when the smallest does not)."""
         trial = dict(trial)
-        for k in make_room:
-            opts = [v for v in options[k] if v <= trial[k]]
+        for k in self.make_room:
+            opts = [v for v in self.options[k] if v <= trial[k]]
             lo, hi = -1, len(opts) - 1  # opts[lo] fits (-1: none known)
-            while lo < hi and len(memo) < max_evaluations:
+            while lo < hi and len(self.memo) < self.budget:
                 mid = (lo + hi + 1) // 2
-                if value({**trial, k: opts[mid]}) is not None:
+                if self.value({**trial, k: opts[mid]}) is not None:
                     lo = mid
                 else:
                     hi = mid - 1
@@ -167,26 +223,6 @@ def least_cost(dims: Sequence[SearchDim], cost: Callable[[Sizes], float | None],
                 return {**trial, k: opts[lo]}
             trial[k] = opts[0]
         return None
-
-    best = dict(start)
-    best_cost = value(best)
-    assert best_cost is not None
-    while len(memo) < max_evaluations:
-        found = None
-        for trial in _moves(dims, options, best):
-            if len(memo) >= max_evaluations:
-                break
-            c = value(trial)
-            grown = [k for k in trial if trial[k] > best[k] and k not in make_room]
-            if c is None and grown and make_room:
-                fitted = refit(trial)
-                trial, c = (fitted, value(fitted)) if fitted is not None else (trial, None)
-            if c is not None and c < best_cost and (found is None or c < found[0]):
-                found = (c, trial)
-        if found is None:
-            break
-        best_cost, best = found
-    return best
 
 
 def _moves(dims: Sequence[SearchDim], options: dict[Hashable, list[int]], best: Sizes) -> list[Sizes]:

@@ -278,17 +278,22 @@ class _Nest:
                 if d.key[0] == "r" and d.key[2] == self.payload.ops[d.key[1]].reduction_dims()[-1] else d
                 for d in dims]
 
-        def cost(s: Sizes) -> float | None:
-            return self.cost(members, s, ceiling.total if ceiling else None)
+        limit = ceiling.total if ceiling else None
 
-        best = self._descend(members, dims, start, cost)
+        def cost(s: Sizes) -> float | None:
+            return self.cost(members, s, limit)
+
+        def bound(s: Sizes) -> float | None:
+            return self.traffic_cost(members, s, limit)
+
+        best = self._descend(members, dims, start, cost, bound)
         # Then partial tiles from there (a remainder tile, bounded by the full
         # one): divisors first, so that a move to a non-divisor must pay for
         # itself. Only where every member reads plain dims: a window (a
         # convolution's input) of a partial tile is sized by affine.apply
         # chains that check cannot bound.
         if all(_plain(self.payload.ops[i]) for i in members):
-            best = self._descend(members, [replace(d, partial=True) for d in dims], best, cost)
+            best = self._descend(members, [replace(d, partial=True) for d in dims], best, cost, bound)
         extents = {d.key: d.extent for d in dims}
         return {k: v for k, v in best.items() if k[0] == "d" or v < extents[k]}  # a whole K needs no loop
 
@@ -296,13 +301,13 @@ class _Nest:
         return max(o.element_bytes for o in self.payload.ops[op].operands)
 
     def _descend(self, members: frozenset[int], dims: list[SearchDim], start: Sizes,
-                 cost: Callable[[Sizes], float | None]) -> Sizes:
+                 cost: Callable[[Sizes], float | None], bound: Callable[[Sizes], float | None]) -> Sizes:
         """Least-cost sizes: a local search from the cheapest of `start` and
         the frontier's spread points, with the reduction chunks giving room."""
         room = [d.key for d in dims if d.key[0] == "r"]
         seeds = [start] + frontier_starts(dims, lambda s: self.fits(members, s), room)
         priced = [(c, i) for i, s in enumerate(seeds) if (c := cost(s)) is not None]
-        return least_cost(dims, cost, seeds[min(priced)[1]], make_room=room)
+        return least_cost(dims, cost, seeds[min(priced)[1]], make_room=room, bound=bound)
 
     def cost(self, members: frozenset[int], sizes: Sizes, ceiling: int | None = None) -> float | None:
         """Traffic in bytes plus a small charge per innermost iteration (so
@@ -310,6 +315,10 @@ class _Nest:
         sizes do not fit, or move more than `ceiling` bytes."""
         if not self.fits(members, sizes):
             return None
+        return self.traffic_cost(members, sizes, ceiling)
+
+    def traffic_cost(self, members: frozenset[int], sizes: Sizes, ceiling: int | None = None) -> float | None:
+        """`cost` without the fit test: what the search prunes by."""
         shape = self.shape(members, sizes)
         traffic = shape_traffic(self.payload, shape, tiled=self.tiled(members, sizes))
         if traffic is None or (ceiling is not None and traffic.total > ceiling):
