@@ -62,3 +62,22 @@ def test_generate_writes_nothing_when_its_schedule_does_not_apply(tmp_path, monk
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and f"{PAYLOAD}:11" in err and "no schedule written" in err
     assert not out.exists()
+
+
+def test_in_process_printing_assumes_verified_only_while_a_schedule_applies() -> None:
+    """The bindings' printer verifies what it prints (an invalid op prints in
+    generic form); while a schedule applies it does not, as xtc-opt's
+    --mlir-print-assume-verified, and after it does again."""
+    from mlir import ir
+
+    from schedgen.ir.context import new_context, printing_assumes_verified
+
+    with new_context(), ir.Location.unknown():
+        module = ir.Module.parse("func.func @f(%a: i32) -> i32 {\n  %b = arith.addi %a, %a : i32\n"
+                                 "  return %b : i32\n}")
+        func = module.body.operations[0]
+        func.regions[0].blocks[0].operations[1].erase()  # no terminator: does not verify
+        assert str(func).startswith('"func.func"()')
+        with printing_assumes_verified():
+            assert str(func).startswith("func.func @f")
+        assert str(func).startswith('"func.func"()')

@@ -16,7 +16,13 @@ from mlir import ir
 from mlir.dialects.transform import interpreter
 
 from schedgen.errors import SchedgenError
-from schedgen.ir.context import first_location, new_context, one_line, parse_file
+from schedgen.ir.context import (
+    first_location,
+    new_context,
+    one_line,
+    parse_file,
+    printing_assumes_verified,
+)
 from schedgen.ir.diagnostics import split_warnings
 from schedgen.ir.queries import find_func, find_symbol
 
@@ -113,7 +119,7 @@ def apply_parsed(payload: ir.Module, schedule: ir.Module, payload_path: Path, sc
         raise SchedgenError(str(schedule_path), f"schedule is for function @{info.func}, which {payload_path} "
                             "does not define")
     try:
-        with _fd2_captured() if capture else contextlib.nullcontext([]) as warned:
+        with _fd2_captured() if capture else contextlib.nullcontext([]) as warned, printing_assumes_verified():
             interpreter.apply_named_sequence(payload.operation, sequence, schedule)
     except ValueError as exc:
         text = str(exc).replace("Failed to apply named transform sequence.", "").strip()

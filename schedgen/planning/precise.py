@@ -38,6 +38,7 @@ from schedgen.analysis.placement import (
     first_fit,
     n_inputs,
 )
+from schedgen.ir.context import printing_assumes_verified
 from schedgen.ir.load import LoadedPayload, element_bytes, load
 from schedgen.ir.normalize import has_packs, run_steps
 from schedgen.ir.queries import clone_module, find_func, find_symbol, nested_ops
@@ -263,7 +264,8 @@ def _const(v: ir.Value) -> int | None:
 def _apply(module: ir.Module, schedule: ir.Module) -> None:
     entry = find_symbol(schedule, "transform.named_sequence", "__transform_main")
     assert entry is not None, "a tiling script has @__transform_main"
-    interpreter.apply_named_sequence(module.operation, entry, schedule)
+    with printing_assumes_verified():  # a planner-made schedule on a nest it extracted
+        interpreter.apply_named_sequence(module.operation, entry, schedule)
 
 
 def simulate(module: ir.Module, schedule: ir.Module, alignment: int) -> Assignment:
