@@ -82,3 +82,17 @@ def test_no_producer_is_recomputed_along_a_tiled_axis():
                 axes = NestAxes(p, nest.root.index, amap)
                 for prod in nest.producers:
                     assert tiled <= set(axes.names(prod.index)), (path.name, nest.id, prod.index)
+
+
+def test_axes_follow_the_nest_edges_not_the_payload_classes():
+    """One tensor feeds a matmul's A (as a producer's init) and, transposed,
+    its B: payload-wide, M and N index the same tensor dim. In the matmul's
+    nest they stay two axes, and A's producer has M and K, not N."""
+    p = load_payload(ROOT / "tests/fuzz_found/shared_tensor_joined_m_and_n.mlir")
+    matmul = next(o.index for o in p.ops if o.name == "linalg.matmul")
+    producer = next(o.index for o in p.ops if o.name == "linalg.generic" and o.operands[-1].value.kind == "op")
+    amap = AxisMap(p)
+    assert amap.find(f"op{matmul}.d0") == amap.find(f"op{matmul}.d1")  # the payload's classes join them
+    axes = NestAxes(p, matmul, amap)
+    assert axes.names(matmul) == ["z0", "z1", "z2"]
+    assert axes.names(producer) == ["z0", "z2"]

@@ -17,7 +17,6 @@ from mlir.dialects.transform import interpreter
 
 from schedgen.errors import SchedgenError
 from schedgen.ir.context import (
-    first_location,
     new_context,
     one_line,
     parse_file,
@@ -29,7 +28,7 @@ from schedgen.ir.queries import find_func, find_symbol
 ENTRY = "__transform_main"
 # CPU schedules: the memory-fit loop nests alone (footprints are measured after it).
 TILE_STAGE = "schedgen_tile"
-_DIAG = re.compile(r'^Diagnostic message at loc\([^)]*\):\s*')
+_DIAG = re.compile(r'(?:Diagnostic message )?at loc\("([^"]*)":(\d+):(\d+)\):\s*')
 
 
 @dataclass(frozen=True)
@@ -122,13 +121,25 @@ def apply_parsed(payload: ir.Module, schedule: ir.Module, payload_path: Path, sc
         with _fd2_captured() if capture else contextlib.nullcontext([]) as warned, printing_assumes_verified():
             interpreter.apply_named_sequence(payload.operation, sequence, schedule)
     except ValueError as exc:
-        text = str(exc).replace("Failed to apply named transform sequence.", "").strip()
-        where = first_location(text, str(schedule_path))
-        first = _DIAG.sub("", text.splitlines()[0]) if text else "transform interpreter failed"
+        where, first = _failure(str(exc).replace("Failed to apply named transform sequence.", "").strip(),
+                                str(schedule_path))
         raise SchedgenError(where, f"schedule does not apply to {payload_path}: {one_line(first)}") from None
     if not payload.operation.verify():
         raise SchedgenError(str(schedule_path), f"transformed {payload_path} does not verify")
     return warned
+
+
+def _failure(text: str, schedule_path: str) -> tuple[str, str]:
+    """Where and what a failed application reports: the first diagnostic
+    located in the schedule (the transform op that failed), else the first
+    one. A warning on a payload op (a forall over a reduction dim) may come
+    before the error."""
+    found = list(_DIAG.finditer(text))
+    if not found:
+        return schedule_path, text.splitlines()[0] if text else "transform interpreter failed"
+    ends = [m.start() for m in found[1:]] + [len(text)]
+    entries = [(f"{m[1]}:{m[2]}:{m[3]}", text[m.end():end].strip().split("\n", 1)[0]) for m, end in zip(found, ends)]
+    return next((e for e in entries if e[0].startswith(schedule_path + ":")), entries[0])
 
 
 @contextlib.contextmanager
