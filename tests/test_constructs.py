@@ -192,3 +192,26 @@ def test_pack_and_unpack_are_tiled_by_their_outer_dims(target: str, tmp_path: Pa
     inside, outside = placement(_tile_stage(payload, tmp_path / "s.mlir"))
     assert outside["linalg.pack"] == outside["linalg.unpack"] == 0
     assert inside["linalg.pack"] == 2 and inside["linalg.unpack"] == 1
+
+
+@pytest.mark.parametrize("payload", sorted((ROOT / "tests" / "fuzz_found").glob("*.mlir"))
+                         + sorted((ROOT / "corpus").glob("*.mlir")), ids=lambda p: p.stem)
+def test_normalization_run_twice_changes_nothing(payload: Path):
+    """check and verify apply a schedule (normalization first) to the copy
+    schedgen normalized on load: a second run must leave the IR as it is, or
+    the schedule's matches miss (fuzz: a transpose and a broadcast swapped)."""
+    from schedgen.ir.context import new_context
+    from schedgen.ir.load import select_function
+    from schedgen.ir.normalize import needed_steps, normalize
+    from schedgen.ir.queries import symbol
+
+    with new_context(), ir.Location.unknown():
+        module = ir.Module.parseFile(str(payload))
+        fn = select_function(module, str(payload), None)
+        steps = needed_steps(fn.operation)
+        if not steps:
+            pytest.skip("needs no normalization")
+        normalize(module, symbol(fn), steps)
+        once = str(module)
+        normalize(module, symbol(fn), steps)
+        assert str(module) == once
