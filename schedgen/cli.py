@@ -7,11 +7,12 @@ and no output file; a failed verification exits 1.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from schedgen.errors import SchedgenError
 from schedgen.model.plan import FuseMode, Plan, format_table
@@ -118,21 +119,20 @@ def _mode_for(path: Path) -> int:
     return 0o666 & ~umask
 
 
-def write_output(path: Path | None, text: str, inputs: list[Path]) -> None:
+def write_output(path: Path | None, content: str | Path, inputs: list[Path]) -> None:
     """stdout, or an atomic write (temp file + rename) that never replaces an
     input. A path that is not a regular file (/dev/stdout, a FIFO) is written
-    in place: renaming over it would replace the device node."""
-    text = text if text.endswith("\n") else text + "\n"
-    if path is None:
-        sys.stdout.write(text)
-        return
-    _refuse_inputs(path, inputs)
-    if path.is_dir():
-        raise SchedgenError(str(path), "cannot write output: it is a directory")
-    if path.exists() and not path.is_file():
+    in place: renaming over it would replace the device node. `content` is
+    the text, or a file that holds it (copied in chunks: a payload's weights
+    are never read into memory whole)."""
+    if path is not None:
+        _refuse_inputs(path, inputs)
+        if path.is_dir():
+            raise SchedgenError(str(path), "cannot write output: it is a directory")
+    if path is None or (path.exists() and not path.is_file()):
         try:
-            with open(path, "w") as fh:
-                fh.write(text)
+            with open(path, "w") if path is not None else contextlib.nullcontext(sys.stdout) as fh:
+                _write(fh, content)
         except OSError as exc:
             raise SchedgenError(str(path), f"cannot write output: {exc.strerror}") from None
         return
@@ -145,7 +145,7 @@ def write_output(path: Path | None, text: str, inputs: list[Path]) -> None:
         raise SchedgenError(str(path), f"cannot write output: {exc.strerror}") from None
     try:
         with os.fdopen(fd, "w") as fh:
-            fh.write(text)
+            _write(fh, content)
         os.chmod(tmp, _mode_for(path))  # mkstemp makes the file private
         os.replace(tmp, path)
     except OSError as exc:
@@ -154,6 +154,32 @@ def write_output(path: Path | None, text: str, inputs: list[Path]) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _write(fh: IO[str], content: str | Path) -> None:
+    """`content`, ending in a newline."""
+    last = ""
+    if isinstance(content, Path):
+        with content.open() as src:
+            while chunk := src.read(1 << 20):
+                fh.write(chunk)
+                last = chunk[-1]
+    else:
+        fh.write(content)
+        last = content[-1:]
+    if last != "\n":
+        fh.write("\n")
+
+
+def _apply(payload: Path, schedule: Path, output: Path | None) -> None:
+    """In a child process (an MLIR abort is a one-line error), which writes
+    the result to a file: the text never passes through this process."""
+    from schedgen.ir.isolated import apply_isolated_to
+
+    with tempfile.TemporaryDirectory(prefix="schedgen-applied-") as tmp:
+        applied = Path(tmp) / "applied.mlir"
+        apply_isolated_to(payload, schedule, applied)
+        write_output(output, applied, [payload, schedule])
 
 
 def _plan(args: argparse.Namespace) -> tuple[Plan, Payload]:
@@ -200,9 +226,7 @@ def _run(args: argparse.Namespace) -> int:
         write_output(args.output, mark(str(args.payload), args.func), [args.payload])
         return 0
     if args.verb == "apply":
-        from schedgen.ir.isolated import apply_isolated
-
-        write_output(args.output, apply_isolated(args.payload, args.schedule), [args.payload, args.schedule])
+        _apply(args.payload, args.schedule, args.output)
         return 0
     if args.verb == "check":
         from schedgen.check.check import check, format_check

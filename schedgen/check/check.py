@@ -22,6 +22,7 @@ while a fused copy also runs inside.
 
 from __future__ import annotations
 
+import tempfile
 from collections import Counter
 from math import prod
 from pathlib import Path
@@ -49,7 +50,7 @@ from schedgen.ir.apply import (
     schedule_info,
 )
 from schedgen.ir.context import parse_file
-from schedgen.ir.isolated import apply_isolated
+from schedgen.ir.isolated import apply_isolated_to
 from schedgen.ir.load import LoadedPayload, iteration_domain, load
 from schedgen.ir.normalize import generalize
 from schedgen.ir.queries import clone_module, find_func, indexing_maps
@@ -262,21 +263,22 @@ def check(payload_path: Path | str, schedule_path: Path | str, func: str | None 
     """Apply the schedule to a copy of the payload and report (nests as they
     stand after the tiling stage, for a CPU schedule); SchedgenError when
     the schedule does not apply."""
-    return inspect(load(payload_path, func), schedule_path, memory, footprint)[0]
+    return inspect(load(payload_path, func), schedule_path, memory, footprint)
 
 
 def inspect(loaded: LoadedPayload, schedule_path: Path | str, memory: int | None = None,
-            footprint: str | None = None) -> tuple[CheckReport, str]:
-    """The report, and the payload transformed by the whole schedule as it is
-    written (what `apply` prints and `verify` executes)."""
+            footprint: str | None = None, whole_to: Path | None = None) -> CheckReport:
+    """The report; the payload transformed by the whole schedule as it is
+    written (what `apply` prints and `verify` executes) goes to `whole_to`."""
     model = loaded.model
     payload_path, schedule_path = Path(model.path), Path(schedule_path)
     schedule = parse_file(schedule_path, loaded.ctx, "schedule")
-    with loaded.ctx, ir.Location.unknown():
+    with loaded.ctx, ir.Location.unknown(), tempfile.TemporaryDirectory(prefix="schedgen-check-") as tmp:
         info = schedule_info(schedule)
         budget = budget_for(schedule_path, memory, info)
-        # First in a child process: where MLIR aborts, that is a one-line error here.
-        whole = apply_isolated(payload_path, schedule_path, ENTRY, warnings=[])  # reported below, from in process
+        # First in a child process: where MLIR aborts, that is a one-line error here. Its
+        # warnings are reported below, from in process.
+        apply_isolated_to(payload_path, schedule_path, whole_to or Path(tmp) / "whole.mlir", ENTRY, warnings=[])
         instrument(schedule)
         # On a copy of the loaded module, normalized and tagged: ops are joined to
         # the model by their tag, not by location (front ends give many ops one
@@ -285,9 +287,8 @@ def inspect(loaded: LoadedPayload, schedule_path: Path | str, memory: int | None
         tiled = clone_module(loaded.module)
         warned = apply_parsed(tiled, schedule, payload_path, schedule_path,
                               TILE_STAGE if info.tile_stage else ENTRY)
-        report = _report(model, tiled, info, budget, footprint or info.footprint, str(payload_path),
-                         str(schedule_path), warned)
-        return report, whole
+        return _report(model, tiled, info, budget, footprint or info.footprint, str(payload_path),
+                       str(schedule_path), warned)
 
 
 def budget_for(schedule: Path, memory: int | None, info: ScheduleInfo) -> int:

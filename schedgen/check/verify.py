@@ -6,6 +6,8 @@ compared."""
 
 from __future__ import annotations
 
+import hashlib
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from math import prod
 from pathlib import Path
@@ -15,6 +17,7 @@ from pydantic import BaseModel, computed_field
 
 from schedgen.check.check import CheckReport, NestReport, format_check, inspect
 from schedgen.ir.load import load
+from schedgen.model.payload import Payload
 from schedgen.progress import phase
 from schedgen.run.arrays import random_inputs, read_inputs
 from schedgen.run.compare import compare, no_further
@@ -93,43 +96,66 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
     """`expected` lets a caller reuse the original payload's outputs for the
     same seed (the untiled payload is the slow one to execute). `inputs_path`:
     an .npz of inputs (and reference outputs) instead of seeded random ones.
-    `executed`: outputs of transformed payloads already run, by their text,
+    `executed`: outputs of transformed payloads already run, by their digest,
     seed and inputs (the same IR computes the same numbers); filled here."""
     payload_path = Path(payload_path)
     phase("loading the payload")
     loaded = load(payload_path, func)
     model = loaded.model
-    phase("applying the schedule and measuring the loop nests")
-    report, transformed = inspect(loaded, schedule_path, memory, footprint)
-    reference: list[np.ndarray] = []
-    if inputs_path is not None:
-        inputs, reference = read_inputs(inputs_path, list(model.arg_types))
-    else:
-        inputs = random_inputs(list(model.arg_types), seed)
-    phase("executing the original and the transformed payload")
+    with tempfile.TemporaryDirectory(prefix="schedgen-verify-") as tmp:
+        transformed = Path(tmp) / "transformed.mlir"
+        phase("applying the schedule and measuring the loop nests")
+        report = inspect(loaded, schedule_path, memory, footprint, transformed)
+        reference: list[np.ndarray] = []
+        if inputs_path is not None:
+            inputs, reference = read_inputs(inputs_path, list(model.arg_types))
+        else:
+            inputs = random_inputs(list(model.arg_types), seed)
+        phase("executing the original and the transformed payload")
+        expected, got = _execute(payload_path, transformed, model.func_name, inputs, _opt_level(model), expected,
+                                 executed, (_digest(transformed), seed, str(inputs_path)))
+    results = _checks(expected, got)
+    if any(not r.ok and r.dtype in _HALF for r in results):
+        phase("evaluating the payload in f32")
+        _against_f32(results, payload_path.read_text(), model.func_name, inputs, expected, got, _opt_level(model))
+    phase("")
+    return VerifyReport(check=report, seed=seed, results=results,
+                        inputs=None if inputs_path is None else str(inputs_path),
+                        reference=_checks(reference, got, _REFERENCE_TOLERANCE) if reference else [])
+
+
+def _opt_level(model: Payload) -> int:
     # Compiling dominates small payloads: a 25-op module took 0.6 s to run at
     # -O0 and 2-3.5 s at -O3. Without fast-math flags both give the same numbers.
-    opt = 0 if sum(prod(o.domain) for o in model.ops) <= _SMALL_WORK else 3
-    key = (transformed, seed, str(inputs_path))
-    with ThreadPoolExecutor(max_workers=2) as pool:  # both run in child processes
-        want = pool.submit(run_function, payload_path.read_text(), model.func_name, inputs, opt_level=opt) \
-            if expected is None else None
+    return 0 if sum(prod(o.domain) for o in model.ops) <= _SMALL_WORK else 3
+
+
+def _digest(path: Path) -> str:
+    """What identifies a transformed payload (the same IR computes the same numbers)."""
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _execute(payload: Path, transformed: Path, func: str, inputs: list[np.ndarray], opt: int,
+             expected: list[np.ndarray] | None, executed: dict[tuple[str, int, str], list[np.ndarray]] | None,
+             key: tuple[str, int, str]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The original's outputs (unless given) and the transformed payload's
+    (unless in `executed`), both run at once in child processes that parse
+    the files themselves."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        want = pool.submit(run_function, payload, func, inputs, opt_level=opt) if expected is None else None
         got = executed.get(key) if executed is not None else None
         if got is None:
-            got = run_function(transformed, model.func_name, inputs, opt_level=opt)
+            got = run_function(transformed, func, inputs, opt_level=opt)
         if executed is not None:
             executed[key] = got
         if want is not None:
             expected = want.result()
     assert expected is not None
-    results = _checks(expected, got)
-    if any(not r.ok and r.dtype in _HALF for r in results):
-        phase("evaluating the payload in f32")
-        _against_f32(results, payload_path.read_text(), model.func_name, inputs, expected, got, opt)
-    phase("")
-    return VerifyReport(check=report, seed=seed, results=results,
-                        inputs=None if inputs_path is None else str(inputs_path),
-                        reference=_checks(reference, got, _REFERENCE_TOLERANCE) if reference else [])
+    return expected, got
 
 
 # A reference computed elsewhere (PyTorch, in another order, f32 statistics

@@ -98,21 +98,33 @@ def stop_worker() -> None:
 
 def apply_isolated(payload: Path | str, schedule: Path | str, entry: str = ENTRY, timeout: float = 600,
                    warnings: list[str] | None = None) -> str:
-    """The payload transformed by `schedule` (its `entry` sequence), as text;
-    SchedgenError with the schedule's file:line when it does not apply, or
-    when MLIR aborted the child. What the interpreter warned of goes to
-    `warnings`, or without it to stderr as "schedgen: warning: ..." lines."""
+    """The payload transformed by `schedule` (its `entry` sequence), as text
+    (apply_isolated_to says the rest)."""
+    with tempfile.TemporaryDirectory(prefix="schedgen-applied-") as tmp:
+        out = Path(tmp) / "out.mlir"
+        apply_isolated_to(payload, schedule, out, entry, timeout, warnings)
+        return out.read_text()
+
+
+def apply_isolated_to(payload: Path | str, schedule: Path | str, out: Path, entry: str = ENTRY,
+                      timeout: float = 600, warnings: list[str] | None = None) -> None:
+    """Write the payload transformed by `schedule` (its `entry` sequence) to
+    `out`: the text never passes through this process (a model's weights
+    print as hex, twice their size). SchedgenError with
+    the schedule's file:line when it does not apply, or when MLIR aborted the
+    child. What the interpreter warned of goes to `warnings`, or without it
+    to stderr as "schedgen: warning: ..." lines."""
     payload, schedule = Path(payload), Path(schedule)
-    with tempfile.TemporaryDirectory(prefix="schedgen-apply-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="schedgen-apply-", dir=out.parent) as tmp:
         try:
             code, stderr = _WORKER.run([str(payload.resolve()), str(schedule.resolve()), entry, tmp], timeout)
         except TimeoutError:
             raise SchedgenError(str(schedule), f"applying the schedule to {payload} timed out after "
                                 f"{timeout:g} s") from None
-        error, out = Path(tmp) / "error.json", Path(tmp) / "out.mlir"
+        error, made = Path(tmp) / "error.json", Path(tmp) / "out.mlir"
         printed, said = split_warnings(stderr)
         said = [w.replace(str(payload.resolve()), str(payload)) for w in said]
-        if printed and (error.is_file() or out.is_file()):
+        if printed and (error.is_file() or made.is_file()):
             sys.stderr.write(printed)  # what the schedule printed (transform.print), as mlir-opt would show it
         if error.is_file():
             e = json.loads(error.read_text())
@@ -120,7 +132,7 @@ def apply_isolated(payload: Path | str, schedule: Path | str, entry: str = ENTRY
             where = e["where"].replace(str(schedule.resolve()), str(schedule)).replace(str(payload.resolve()),
                                                                                       str(payload))
             raise SchedgenError(where, e["message"].replace(str(payload.resolve()), str(payload)), op=e["op"])
-        if code != 0 or not out.is_file():
+        if code != 0 or not made.is_file():
             line, op = _locate_abort(payload, schedule, entry, timeout)
             where = f"{schedule}:{line}" if line else str(schedule)
             at = f" at line {line} ({op})" if line else ""
@@ -130,7 +142,7 @@ def apply_isolated(payload: Path | str, schedule: Path | str, entry: str = ENTRY
             warnings.extend(said)
         for w in said if warnings is None else []:
             print(f"schedgen: warning: {schedule}: MLIR warned at {w}", file=sys.stderr)
-        return out.read_text()
+        os.replace(made, out)
 
 
 _STEP = "schedgen-step "
@@ -214,7 +226,8 @@ def _child(payload: str, schedule: str, entry: str, out_dir: str) -> int:
         (Path(out_dir) / "error.json").write_text(json.dumps({"where": exc.where, "message": exc.message,
                                                                "op": exc.op}))
         return 2
-    (Path(out_dir) / "out.mlir").write_text(str(module))
+    with open(Path(out_dir) / "out.mlir", "w") as f:
+        module.operation.print(file=f)  # streamed: never the whole text in memory
     return 0
 
 

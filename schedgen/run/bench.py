@@ -6,6 +6,7 @@ machine's peak."""
 from __future__ import annotations
 
 import statistics
+import tempfile
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -36,22 +37,25 @@ def bench(payload_path: Path | str, schedule_path: Path | str | None = None, thr
           model: Payload | None = None) -> BenchResult:
     """`inputs_path`: an .npz of inputs (in_0, ...) instead of seeded random ones;
     `model`: the payload's model if the caller loaded it already."""
-    from schedgen.ir.isolated import apply_isolated
+    from schedgen.ir.isolated import apply_isolated_to
 
     payload_path = Path(payload_path)
     # The runs are timed in a child process (schedgen.run.execute): the bar shows the phase, not each run.
     phases = "{desc}: step {n_fmt}/{total_fmt} [{elapsed}]{postfix}"
-    with progress(f"bench {payload_path.name}", total=2, bar_format=phases) as bar:
+    with progress(f"bench {payload_path.name}", total=2, bar_format=phases) as bar, \
+            tempfile.TemporaryDirectory(prefix="schedgen-bench-") as tmp:
         bar.status("applying the schedule" if schedule_path else "loading")
         model = model or load_payload(payload_path, func)
         # in a child process: a schedule that makes MLIR abort is a one-line error
-        text = apply_isolated(payload_path, schedule_path) if schedule_path else payload_path.read_text()
+        module = Path(tmp) / "transformed.mlir" if schedule_path else payload_path
+        if schedule_path:
+            apply_isolated_to(payload_path, schedule_path, module)
         inputs = read_inputs(inputs_path, list(model.arg_types))[0] if inputs_path is not None \
             else random_inputs(list(model.arg_types), seed=0)
         bar.update()
         bar.status(f"compiling, {warmup} warm-up + {repeats}+ timed runs"
                    + (f" (at least {min_seconds:g} s)" if min_seconds else ""))
-        _, times = time_function(text, model.func_name, inputs, timeout=timeout, threads=threads, repeats=repeats,
+        _, times = time_function(module, model.func_name, inputs, timeout=timeout, threads=threads, repeats=repeats,
                                  warmup=warmup, min_seconds=min_seconds)
         bar.update()
     median = statistics.median(times)

@@ -31,17 +31,19 @@ from schedgen.run.memory import c_library
 _STACK_BYTES = 1 << 30
 
 
-def run_function(module_text: str, func_name: str, inputs: list[np.ndarray],
+def run_function(module: str | Path, func_name: str, inputs: list[np.ndarray],
                  timeout: float = 600, opt_level: int = 3, threads: int = 1) -> list[np.ndarray]:
-    """Lower `module_text` (_TO_LOOPS, then _TO_LLVM), JIT it and call `func_name` on
-    `inputs` (one array per tensor argument, same shape and element type) in
-    a child process; returns one array per returned tensor. Raises
+    """Lower `module` (_TO_LOOPS, then _TO_LLVM), JIT it and call `func_name`
+    on `inputs` (one array per tensor argument, same shape and element type)
+    in a child process; returns one array per returned tensor. `module` is
+    the text, or a file the child parses itself (a model's weights are not
+    copied on the way). Raises
     ExecutionError on a parse or lowering failure, a crash, or a timeout.
     `threads` > 1 runs scf.parallel loops on that many workers (async runtime)."""
-    return time_function(module_text, func_name, inputs, timeout, opt_level, threads, repeats=0)[0]
+    return time_function(module, func_name, inputs, timeout, opt_level, threads, repeats=0)[0]
 
 
-def time_function(module_text: str, func_name: str, inputs: list[np.ndarray], timeout: float = 600,
+def time_function(module: str | Path, func_name: str, inputs: list[np.ndarray], timeout: float = 600,
                   opt_level: int = 3, threads: int = 1, repeats: int = 5,
                   warmup: int = 1, min_seconds: float = 0.0) -> tuple[list[np.ndarray], list[float]]:
     """As run_function, and also the wall time of each of `repeats` calls
@@ -51,9 +53,11 @@ def time_function(module_text: str, func_name: str, inputs: list[np.ndarray], ti
     mostly measures worker threads waking up)."""
     with tempfile.TemporaryDirectory(prefix="schedgen-exec-") as tmp:
         d = Path(tmp)
-        (d / "module.mlir").write_text(module_text)
-        (d / "request.json").write_text(json.dumps({"func": func_name, "opt_level": opt_level, "threads": threads,
-                                                    "repeats": repeats, "warmup": warmup,
+        if not isinstance(module, Path):
+            (d / "module.mlir").write_text(module)
+        where = str(module.resolve()) if isinstance(module, Path) else "module.mlir"
+        (d / "request.json").write_text(json.dumps({"module": where, "func": func_name, "opt_level": opt_level,
+                                                    "threads": threads, "repeats": repeats, "warmup": warmup,
                                                     "min_seconds": min_seconds}))
         save_arrays(d / "inputs.npz", [np.asarray(a) for a in inputs])
         env = dict(os.environ)
@@ -108,7 +112,7 @@ def _child(d: Path) -> None:
 
     try:
         inputs = load_arrays(d / "inputs.npz")
-        outputs, times = lower_and_run((d / "module.mlir").read_text(), func_name, inputs,
+        outputs, times = lower_and_run(d / req.get("module", "module.mlir"), func_name, inputs,
                                         int(req["opt_level"]), phase, int(req.get("threads", 1)),
                                         int(req.get("repeats", 0)), int(req.get("warmup", 0)),
                                         float(req.get("min_seconds", 0.0)))

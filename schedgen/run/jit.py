@@ -18,10 +18,10 @@ from schedgen.run.memory import keep_freed_memory, page_aligned, result_freer
 _MAX_CALLS = 100_000  # bound on min_seconds' extra calls
 
 
-def lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_level: int,
+def lower_and_run(module: str | Path, func_name: str, inputs: list[np.ndarray], opt_level: int,
                   phase: Any, threads: int = 1, repeats: int = 0,
                   warmup: int = 0, min_seconds: float = 0.0) -> tuple[list[np.ndarray], list[float]]:
-    """Parse `text`, lower it, JIT it and call `func_name` on `inputs` once (its
+    """Parse `module` (its text, or a file that holds it), lower it, JIT it and call `func_name` on `inputs` once (its
     outputs), then `warmup` and `repeats` more times (the timed ones)."""
     try:  # registers transform.xtc.* so that modules that mention it parse
         import mlir.xtc_transform  # noqa: F401
@@ -32,14 +32,14 @@ def lower_and_run(text: str, func_name: str, inputs: list[np.ndarray], opt_level
     with ir.Context() as ctx, ir.Location.unknown():
         phase("parsing the module")
         try:
-            module = ir.Module.parse(text)
+            parsed = ir.Module.parseFile(str(module)) if isinstance(module, Path) else ir.Module.parse(module)
         except ir.MLIRError as exc:
             raise ExecutionError(f"cannot parse module: {diagnostics(exc)}") from None
-        args, arg_types, res_types = _prepare(module, func_name, inputs)
+        args, arg_types, res_types = _prepare(parsed, func_name, inputs)
         phase("lowering")
-        lower(module, threads)
+        lower(parsed, threads)
         phase("compiling")
-        engine = _engine(ctx, module, opt_level, threads)
+        engine = _engine(ctx, parsed, opt_level, threads)
         phase(f"running @{func_name}")
         try:
             return _call(engine, func_name, args, arg_types, res_types, repeats, warmup, min_seconds)

@@ -1,0 +1,74 @@
+"""A model's weights do not pass through schedgen's own process more than the
+parse needs: `apply` streams the transformed payload from its child to the
+output file, and `verify` lets its execution children parse the payload
+files themselves. Measured as the peak resident set of a fresh process
+(its children apart), against the same verb on a payload without weights.
+benchmarks/resources.py prints the same at 100 MB, children included."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from schedgen.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+N = 2048  # two N x N f32 weights: 32 MiB, 64 MiB of hex in the payload text
+
+
+def _payload(path: Path, n: int) -> int:
+    """Two matmuls on 8 rows with n x n weights as dense_resource blobs (as
+    torch-mlir writes parameters); the weights' bytes."""
+    t, w = f"tensor<8x{n}xf32>", f"tensor<{n}x{n}xf32>"
+    lines = [f"func.func @mlp(%x: {t}) -> {t} {{", "  %zero = arith.constant 0.0 : f32",
+             f"  %empty = tensor.empty() : {t}"]
+    blobs, cur = [], "%x"
+    rng = np.random.default_rng(0)
+    for k in range(2):
+        lines += [f"  %w{k} = arith.constant dense_resource<w{k}> : {w}",
+                  f"  %f{k} = linalg.fill ins(%zero : f32) outs(%empty : {t}) -> {t}",
+                  f"  %m{k} = linalg.matmul ins({cur}, %w{k} : {t}, {w}) outs(%f{k} : {t}) -> {t}"]
+        cur = f"%m{k}"
+        data = (rng.standard_normal((n, n), dtype=np.float32) / n ** 0.5).tobytes()
+        blobs.append(f'w{k}: "0x04000000{data.hex()}"')
+    lines += [f"  return {cur} : {t}", "}", "{-#", "  dialect_resources: {", "    builtin: {",
+              ",\n".join(blobs), "    }", "  }", "#-}"]
+    path.write_text("\n".join(lines) + "\n")
+    return 2 * n * n * 4
+
+
+def _own_peak_mb(argv: list[str]) -> float:
+    """Peak resident MB of a fresh process that runs one schedgen verb, its
+    children apart (VmHWM; ru_maxrss would keep the forking pytest's peak)."""
+    code = ("import json, sys; from schedgen.cli import main; c = main(sys.argv[1:]); "
+            "kb = next(int(ln.split()[1]) for ln in open('/proc/self/status') if ln.startswith('VmHWM:')); "
+            "print(json.dumps([c, kb]))")
+    out = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, cwd=ROOT)
+    status, kb = json.loads(out.stdout.strip().splitlines()[-1])
+    assert status == 0, out.stderr
+    return kb / 1024
+
+
+def test_apply_and_verify_hold_the_weights_at_most_as_the_parse_does(tmp_path: Path) -> None:
+    sizes = {"tiny": 64, "big": N}
+    growth: dict[str, float] = {}
+    peaks: dict[str, dict[str, float]] = {}
+    for name, n in sizes.items():
+        payload, schedule = tmp_path / f"{name}.mlir", tmp_path / f"{name}.s.mlir"
+        nbytes = _payload(payload, n)
+        assert main(["generate", str(payload), "--target", "npu-256k", "-o", str(schedule)]) == 0
+        peaks[name] = {verb: _own_peak_mb([verb, str(payload), str(schedule), *extra])
+                       for verb, extra in (("apply", ["-o", str(tmp_path / f"{name}.out.mlir")]), ("verify", []))}
+        applied = (tmp_path / f"{name}.out.mlir").read_text()
+        assert "dense_resource<w1>" in applied and ("scf.forall" in applied) == (name == "big")
+    weights_mb = nbytes / 2 ** 20
+    for verb in ("apply", "verify"):
+        growth[verb] = (peaks["big"][verb] - peaks["tiny"][verb]) / weights_mb
+    # apply parses nothing itself; it held the whole text twice before (3.8 copies of the weights).
+    assert growth["apply"] < 0.5, growth
+    # verify parses the payload once (its text mapped: 2 copies, the blob: 1); it held 8.8 before.
+    assert growth["verify"] < 4, growth
