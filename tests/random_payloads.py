@@ -509,7 +509,8 @@ def run_example(example: RandomPayload, directory: Path, config: FuzzConfig = Fu
     if code == 2:
         lines = message.splitlines()
         clear = len(lines) == 1 and lines[0].startswith(f"schedgen: error: {payload}") and not schedule.exists()
-        return Outcome("refused" if clear else "crash", message)
+        # "internal:" is a planner bug said cleanly (a planned schedule that does not apply), not a refusal
+        return Outcome("refused" if clear and ": internal:" not in lines[0] else "crash", message)
     if code != 0:
         return Outcome("crash", message)
     try:
