@@ -134,7 +134,7 @@ def write_output(path: Path | None, content: str | Path, inputs: list[Path]) -> 
             with open(path, "w") if path is not None else contextlib.nullcontext(sys.stdout) as fh:
                 _write(fh, content)
         except OSError as exc:
-            raise SchedgenError(str(path), f"cannot write output: {exc.strerror}") from None
+            raise SchedgenError(str(path or "stdout"), f"cannot write output: {exc.strerror}") from None
         return
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():

@@ -102,6 +102,7 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
     phase("loading the payload")
     loaded = load(payload_path, func)
     model = loaded.model
+    opt = _opt_level(model)
     with tempfile.TemporaryDirectory(prefix="schedgen-verify-") as tmp:
         transformed = Path(tmp) / "transformed.mlir"
         phase("applying the schedule and measuring the loop nests")
@@ -112,12 +113,12 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
         else:
             inputs = random_inputs(list(model.arg_types), seed)
         phase("executing the original and the transformed payload")
-        expected, got = _execute(payload_path, transformed, model.func_name, inputs, _opt_level(model), expected,
+        expected, got = _execute(payload_path, transformed, model.func_name, inputs, opt, expected,
                                  executed, (_digest(transformed), seed, str(inputs_path)))
     results = _checks(expected, got)
     if any(not r.ok and r.dtype in _HALF for r in results):
         phase("evaluating the payload in f32")
-        _against_f32(results, payload_path.read_text(), model.func_name, inputs, expected, got, _opt_level(model))
+        _against_f32(results, payload_path.read_text(), model.func_name, inputs, expected, got, opt)
     phase("")
     return VerifyReport(check=report, seed=seed, results=results,
                         inputs=None if inputs_path is None else str(inputs_path),
