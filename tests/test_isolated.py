@@ -8,7 +8,7 @@ from conftest import ROOT
 
 from schedgen.errors import SchedgenError
 from schedgen.ir.apply import apply_schedule
-from schedgen.ir.isolated import apply_isolated
+from schedgen.ir.isolated import apply_isolated, stop_worker
 
 PAYLOAD = ROOT / "payloads" / "matmul_bias_relu.mlir"
 SCHEDULE = ROOT / "schedules" / "matmul_bias_relu.npu-256k.mlir"
@@ -32,14 +32,21 @@ def test_schedule_errors_keep_their_line(tmp_path):
     assert info.value.where.startswith(f"{bad}:")
 
 
-def test_an_abort_names_the_transform_op_it_happened_in():
+def test_an_abort_names_the_transform_op_it_happened_in(tmp_path, monkeypatch):
     """The worker died: the schedule is applied once more with a step marker
-    before each op, and the last marker printed names the line."""
+    before each op, and the last marker printed names the line. That child
+    dies too, and leaves no marked copy in the temporary directory."""
+    children_tmp = tmp_path / "tmp"
+    children_tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(children_tmp))
+    stop_worker()  # the next worker starts with this TMPDIR
     with pytest.raises(SchedgenError) as info:
         apply_isolated(PAYLOAD, ZERO_TILES)
     line = next(k for k, text in enumerate(ZERO_TILES.read_text().splitlines(), 1) if "tile_sizes [0, 0]" in text)
     assert info.value.where == f"{ZERO_TILES}:{line}"
     assert f"at line {line} (transform.structured.tile_using_forall)" in info.value.line()
+    stop_worker()
+    assert list(children_tmp.iterdir()) == []
 
 
 ROW_SUM = """func.func @row_sum(%x: tensor<16x64xf32>) -> tensor<16xf32> {

@@ -133,7 +133,7 @@ def apply_isolated_to(payload: Path | str, schedule: Path | str, out: Path, entr
                                                                                       str(payload))
             raise SchedgenError(where, e["message"].replace(str(payload.resolve()), str(payload)), op=e["op"])
         if code != 0 or not made.is_file():
-            line, op = _locate_abort(payload, schedule, entry, timeout)
+            line, op = _locate_abort(payload, schedule, entry, timeout, tmp)
             where = f"{schedule}:{line}" if line else str(schedule)
             at = f" at line {line} ({op})" if line else ""
             raise SchedgenError(where, f"MLIR aborted{at} while applying the schedule to {payload}: "
@@ -148,15 +148,17 @@ def apply_isolated_to(payload: Path | str, schedule: Path | str, out: Path, entr
 _STEP = "schedgen-step "
 
 
-def _locate_abort(payload: Path, schedule: Path, entry: str, timeout: float) -> tuple[int | None, str]:
+def _locate_abort(payload: Path, schedule: Path, entry: str, timeout: float,
+                  directory: str) -> tuple[int | None, str]:
     """(schedule line, op name) of the transform op MLIR aborted in, or
     (None, ""): the schedule is applied once more in a fresh child, with a
     `transform.print` of the payload's top op (regions skipped) before each
-    op of its sequences; the last one printed names the culprit."""
+    op of its sequences; the last one printed names the culprit. The marked
+    copy goes to `directory`, which the caller removes: the child dies."""
     try:
         run = subprocess.run([sys.executable, "-m", "schedgen.ir.isolated", "--locate", str(payload.resolve()),
-                              str(schedule.resolve()), entry], capture_output=True, text=True, timeout=timeout,
-                             env=_env(), errors="replace")
+                              str(schedule.resolve()), entry, directory], capture_output=True, text=True,
+                             timeout=timeout, env=_env(), errors="replace")
     except subprocess.TimeoutExpired:
         return None, ""
     steps = [ln.split(_STEP, 1)[1].split(" top-level ]]]")[0] for ln in run.stdout.splitlines() if _STEP in ln]
@@ -186,15 +188,12 @@ def _with_steps(schedule_path: str) -> str:
         return str(module)
 
 
-def _locate(payload: str, schedule: str, entry: str) -> int:
-    import tempfile as tf
-
+def _locate(payload: str, schedule: str, entry: str, directory: str) -> int:
     from schedgen.ir.apply import transform_payload
 
-    with tf.NamedTemporaryFile("w", suffix=".mlir") as marked:
-        marked.write(_with_steps(schedule))
-        marked.flush()
-        transform_payload(payload, marked.name, entry)
+    marked = Path(directory) / "located.mlir"
+    marked.write_text(_with_steps(schedule))
+    transform_payload(payload, str(marked), entry)
     return 0
 
 
@@ -246,7 +245,7 @@ def _serve() -> int:
 if __name__ == "__main__":
     if sys.argv[1:] == ["--serve"]:
         sys.exit(_serve())
-    if sys.argv[1:2] == ["--locate"] and len(sys.argv) == 5:
+    if sys.argv[1:2] == ["--locate"] and len(sys.argv) == 6:
         sys.exit(_locate(*sys.argv[2:]))
     print("usage: python -m schedgen.ir.isolated --serve (internal: the worker of apply_isolated)", file=sys.stderr)
     sys.exit(2)
