@@ -18,7 +18,7 @@ from schedgen.errors import SchedgenError
 from schedgen.model.plan import FuseMode, Plan, format_table
 
 if TYPE_CHECKING:
-    from schedgen.model.payload import Payload
+    from schedgen.ir.load import LoadedPayload
 from schedgen.model.target import ALL_PRESETS
 
 
@@ -182,7 +182,7 @@ def _apply(payload: Path, schedule: Path, output: Path | None) -> None:
         write_output(output, applied, [payload, schedule])
 
 
-def _plan(args: argparse.Namespace) -> tuple[Plan, Payload]:
+def _plan(args: argparse.Namespace) -> tuple[Plan, LoadedPayload]:
     # Imported here so `schedgen --help` does not load MLIR.
     from schedgen.emit.schedule import tiling_script
     from schedgen.ir.load import load
@@ -190,9 +190,9 @@ def _plan(args: argparse.Namespace) -> tuple[Plan, Payload]:
     from schedgen.planning.planner import plan
 
     target = load_target(args.target, args.memory)
-    loaded = load(args.payload, args.func)
+    loaded = load(args.payload, args.func, weights=False)  # planning never reads them
     return plan(loaded.model, target, FuseMode(args.fuse_mode), args.footprint, args.strict_groups,
-                tiling=tiling_script, source=loaded), loaded.model
+                tiling=tiling_script, source=loaded), loaded
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -205,9 +205,9 @@ def _run(args: argparse.Namespace) -> int:
             if not is_untouched(args.output.read_text(errors="replace")):  # a person's edits, or no schedule
                 raise SchedgenError(str(args.output), "exists and is not what schedgen wrote there (edited since?); "
                                     "pass --force to overwrite it")
-        plan, _ = _plan(args)
+        plan, loaded = _plan(args)
         text = render(plan)
-        applies_or_raise(args.payload, text, plan)  # never a schedule that does not apply
+        applies_or_raise(args.payload, text, plan, loaded.text)  # never a schedule that does not apply
         write_output(args.output, text, [args.payload])
         return 0
     if args.verb == "explain":
@@ -215,9 +215,9 @@ def _run(args: argparse.Namespace) -> int:
             from schedgen.emit.graph import graph_format, graph_text
 
             graph_format(args.graph)  # before planning: a bad suffix or no `dot` fails fast
-        plan, model = _plan(args)
+        plan, loaded = _plan(args)
         if args.graph is not None:
-            write_output(args.graph, graph_text(plan, args.graph, model), [args.payload])
+            write_output(args.graph, graph_text(plan, args.graph, loaded.model), [args.payload])
         print(plan.model_dump_json(indent=2) if args.json else format_table(plan))
         return 0
     if args.verb == "mark":

@@ -1,5 +1,6 @@
 """A model's weights do not pass through schedgen's own process more than the
-parse needs: `apply` streams the transformed payload from its child to the
+parse needs: `generate` plans on the payload without its resources' data,
+`apply` streams the transformed payload from its child to the
 output file, and `verify` lets its execution children parse the payload
 files themselves. Measured as the peak resident set of a fresh process
 (its children apart), against the same verb on a payload without weights.
@@ -63,12 +64,39 @@ def test_apply_and_verify_hold_the_weights_at_most_as_the_parse_does(tmp_path: P
         assert main(["generate", str(payload), "--target", "npu-256k", "-o", str(schedule)]) == 0
         peaks[name] = {verb: _own_peak_mb([verb, str(payload), str(schedule), *extra])
                        for verb, extra in (("apply", ["-o", str(tmp_path / f"{name}.out.mlir")]), ("verify", []))}
+        again = tmp_path / f"{name}.again.mlir"
+        peaks[name]["generate"] = _own_peak_mb(["generate", str(payload), "--target", "npu-256k", "-o", str(again)])
+        assert again.read_text().split("\n", 3)[3] == schedule.read_text().split("\n", 3)[3]  # the same plan
         applied = (tmp_path / f"{name}.out.mlir").read_text()
         assert "dense_resource<w1>" in applied and ("scf.forall" in applied) == (name == "big")
     weights_mb = nbytes / 2 ** 20
-    for verb in ("apply", "verify"):
+    for verb in ("generate", "apply", "verify"):
         growth[verb] = (peaks["big"][verb] - peaks["tiny"][verb]) / weights_mb
+    # generate parsed the whole text (2.9 copies) before it left the resources' data out.
+    assert growth["generate"] < 0.5, growth
     # apply parses nothing itself; it held the whole text twice before (3.8 copies of the weights).
     assert growth["apply"] < 0.5, growth
     # verify parses the payload once (its text mapped: 2 copies, the blob: 1); it held 8.8 before.
     assert growth["verify"] < 4, growth
+
+
+def test_without_resources_keeps_every_line_and_drops_only_the_metadata(tmp_path: Path) -> None:
+    """Whatever the chunk size, the text before and after each `{-# ... #-}`
+    block is kept and the block becomes the newlines it spanned."""
+    from schedgen.ir.context import without_resources
+
+    path = tmp_path / "p.mlir"
+    _payload(path, 8)
+    text = path.read_bytes()
+    head, _, rest = text.partition(b"\n{-#")
+    block, _, tail = rest.partition(b"#-}")
+    expected = head + b"\n" + b"\n" * block.count(b"\n") + tail
+    for chunk in (1, 2, 3, 5, 64, 1 << 20):
+        assert without_resources(path, chunk) == expected
+    # a block at the very start, two blocks, one that never ends
+    path.write_bytes(b"{-#\n x #-}a\n{-# y\n #-}\nb")
+    assert [without_resources(path, c) for c in (1, 4, 99)] == [b"\na\n\n\nb"] * 3
+    path.write_bytes(b"a\n{-# x")
+    assert without_resources(path, 2) is None
+    path.write_bytes(b"a{-# x #-}\n")  # not at the start of a line: left to the parser
+    assert without_resources(path, 2) is None

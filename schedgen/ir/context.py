@@ -34,22 +34,72 @@ def one_line(message: str) -> str:
     return " ".join(part.strip() for part in message.splitlines() if part.strip())
 
 
-def parse_file(path: Path, ctx: ir.Context, what: str) -> ir.Module:
+def parse_file(path: Path, ctx: ir.Context, what: str, text: bytes | None = None) -> ir.Module:
     """Parse an MLIR file so that locations carry its path; refuse missing,
-    empty and unparseable files with an error naming the file and line."""
+    empty and unparseable files with an error naming the file and line.
+    `text`: the file's text to parse instead (without_resources); its
+    locations name the file "-", and its errors name `path`."""
     if not path.is_file():
         raise SchedgenError(str(path), f"no such {what} file")
     if _blank(path):
         raise SchedgenError(str(path), f"{what} file is empty")
     try:
         with ctx:
-            return ir.Module.parseFile(str(path))
+            return ir.Module.parseFile(str(path)) if text is None else ir.Module.parse(text)
     except ir.MLIRError as exc:
         diag = exc.error_diagnostics[0] if exc.error_diagnostics else None
         if diag is not None:
             loc = first_location(str(diag.location), str(path))
+            loc = f"{path}{loc[1:]}" if text is not None and loc.startswith("-:") else loc
             raise SchedgenError(loc, f"cannot parse {what}: {one_line(diag.message)}") from None
         raise SchedgenError(str(path), f"cannot parse {what}: {one_line(str(exc))}") from None
+
+
+_OPEN, _CLOSE = b"\n{-#", b"#-}"
+
+
+def without_resources(path: Path, chunk_bytes: int = 1 << 20) -> bytes | None:
+    """The text of `path` with its file metadata blocks (`{-# dialect_resources:
+    ... #-}`: torch-mlir's weights, as hex) cut down to the newlines they
+    span, so that every line keeps its number; None when it has none, or one
+    that does not end. `dense_resource<key>` then parses as a handle without
+    data: enough to plan and to prove a schedule, never to execute. Read in
+    chunks: the weights are never held."""
+    try:
+        return _cut_metadata(path, chunk_bytes)
+    except OSError:  # missing, a directory, unreadable: parse_file says which
+        return None
+
+
+def _cut_metadata(path: Path, chunk_bytes: int) -> bytes | None:
+    out = bytearray()
+    pending, inside, found = b"\n", False, False  # a newline before the first line: a block may open it
+    with path.open("rb") as f:
+        while True:
+            chunk = f.read(chunk_bytes)
+            data, pending = pending + chunk, b""
+            i = 0
+            while True:
+                if not inside:
+                    j = data.find(_OPEN, i)
+                    if j < 0:
+                        cut = len(data) if not chunk else max(i, len(data) - len(_OPEN) + 1)
+                        out += data[i:cut]
+                        pending = data[cut:]
+                        break
+                    out += data[i:j + 1]
+                    i, inside, found = j + 1, True, True
+                else:
+                    j = data.find(_CLOSE, i)
+                    end = j + len(_CLOSE) if j >= 0 else (len(data) if not chunk else max(i, len(data) - 2))
+                    out += b"\n" * data.count(b"\n", i, end)
+                    if j < 0:
+                        pending = data[end:]
+                        break
+                    i, inside = end, False
+            if not chunk:
+                break
+    return bytes(out[1:]) if found and not inside else None
 
 
 def _blank(path: Path) -> bool:

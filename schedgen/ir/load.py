@@ -14,7 +14,7 @@ from pathlib import Path
 from mlir import ir
 
 from schedgen.errors import SchedgenError
-from schedgen.ir.context import new_context, parse_file
+from schedgen.ir.context import new_context, parse_file, without_resources
 from schedgen.ir.normalize import generalize, needed_steps, normalize
 from schedgen.ir.queries import (
     clone_module,
@@ -124,13 +124,17 @@ class LoadedPayload:
     ctx: ir.Context
     module: ir.Module
     model: Payload
+    text: bytes | None = None  # what was parsed, when not the file: without its weights
 
 
-def load(path: Path | str, func: str | None = None) -> LoadedPayload:
-    """Parse `path`, normalize it, build the model of one function and tag its ops."""
+def load(path: Path | str, func: str | None = None, weights: bool = True) -> LoadedPayload:
+    """Parse `path`, normalize it, build the model of one function and tag its
+    ops. `weights=False`: without the data of its resources (torch-mlir's
+    weights), for a command that only plans (context.without_resources)."""
     path = Path(path)
     ctx = new_context()
-    module = parse_file(path, ctx, "payload")
+    text = None if weights else without_resources(path)
+    module = parse_file(path, ctx, "payload", text)
     with ctx, ir.Location.unknown():
         fn = select_function(module, str(path), func)
         steps = needed_steps(fn.operation)
@@ -139,7 +143,7 @@ def load(path: Path | str, func: str | None = None) -> LoadedPayload:
         generalize(generalized.operation)
         model = _build(module, generalized.operation, str(path), symbol(fn), steps)
         stamp_tags(module, model)
-    return LoadedPayload(ctx, module, model)
+    return LoadedPayload(ctx, module, model, text)
 
 
 def load_payload(path: Path | str, func: str | None = None) -> Payload:

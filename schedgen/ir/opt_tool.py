@@ -29,37 +29,46 @@ if TYPE_CHECKING:
 _ERROR = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): error: (?P<message>.*)$", re.MULTILINE)
 
 
-def applies_with_tool(payload: Path | str, schedule: Path | str, timeout: float = 600) -> None:
+def applies_with_tool(payload: Path | str, schedule: Path | str, timeout: float = 600,
+                      shown: Path | str | None = None) -> None:
     """Nothing when `schedule` applies to `payload`; SchedgenError at the
     schedule's file:line:col (the first error xtc-opt reports), or saying how
-    xtc-opt died, when it does not. The transformed IR is not kept."""
+    xtc-opt died, when it does not. The transformed IR is not kept. `shown`:
+    the payload's name in messages (default `payload`)."""
+    shown = payload if shown is None else shown
     cmd = [str(tool_path("xtc-opt")), str(payload), "--mlir-print-assume-verified",
            f"--transform-preload-library=transform-library-paths={schedule}",
            "--transform-interpreter", "-o", "/dev/null"]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout)
     except subprocess.TimeoutExpired:
-        raise SchedgenError(str(schedule), f"applying the schedule to {payload} timed out after "
+        raise SchedgenError(str(schedule), f"applying the schedule to {shown} timed out after "
                             f"{timeout:g} s") from None
     if proc.returncode == 0:
         return
     m = _ERROR.search(proc.stderr)
     if proc.returncode > 0 and m:
         raise SchedgenError(f"{m['file']}:{m['line']}:{m['col']}",
-                            f"schedule does not apply to {payload}: {one_line(m['message'])}")
-    raise SchedgenError(str(schedule), f"MLIR aborted while applying the schedule to {payload}: "
+                            f"schedule does not apply to {shown}: {one_line(m['message'])}")
+    raise SchedgenError(str(schedule), f"MLIR aborted while applying the schedule to {shown}: "
                         + describe_death(proc.returncode, proc.stderr, "applying the schedule", "xtc-opt"))
 
 
-def applies_or_raise(payload: Path | str, schedule_text: str, plan_ops: Plan) -> None:
-    """Apply a freshly rendered schedule to `payload`; when it does not
-    apply, a SchedgenError at the payload op its failing line handles (a
+def applies_or_raise(payload: Path | str, schedule_text: str, plan_ops: Plan,
+                     payload_text: bytes | None = None) -> None:
+    """Apply a freshly rendered schedule to `payload` (or to `payload_text`,
+    its text without the weights: context.without_resources); when it does
+    not apply, a SchedgenError at the payload op its failing line handles (a
     planner bug: the plan promised what the transform ops cannot do)."""
     with tempfile.TemporaryDirectory(prefix="schedgen-gen-") as tmp:
         path = Path(tmp) / "schedule.mlir"
         path.write_text(schedule_text)
+        applied = Path(payload)
+        if payload_text is not None:
+            applied = Path(tmp) / "payload.mlir"
+            applied.write_bytes(payload_text)
         try:
-            applies_with_tool(payload, path)
+            applies_with_tool(applied, path, shown=payload)
         except SchedgenError as exc:
             line = _line_number(exc.where, str(path))
             text = schedule_text.splitlines()[line - 1].strip() if line else ""
