@@ -263,7 +263,7 @@ def check(payload_path: Path | str, schedule_path: Path | str, func: str | None 
     """Apply the schedule to a copy of the payload and report (nests as they
     stand after the tiling stage, for a CPU schedule); SchedgenError when
     the schedule does not apply."""
-    return inspect(load(payload_path, func), schedule_path, memory, footprint)
+    return inspect(load(payload_path, func, weights=False), schedule_path, memory, footprint)
 
 
 def inspect(loaded: LoadedPayload, schedule_path: Path | str, memory: int | None = None,
@@ -277,8 +277,14 @@ def inspect(loaded: LoadedPayload, schedule_path: Path | str, memory: int | None
         info = schedule_info(schedule)
         budget = budget_for(schedule_path, memory, info)
         # First in a child process: where MLIR aborts, that is a one-line error here. Its
-        # warnings are reported below, from in process.
-        apply_isolated_to(payload_path, schedule_path, whole_to or Path(tmp) / "whole.mlir", ENTRY, warnings=[])
+        # warnings are reported below, from in process. Without the weights unless the
+        # result is wanted (they change no transform op).
+        source = payload_path
+        if whole_to is None and loaded.text is not None:
+            source = Path(tmp) / "payload.mlir"
+            source.write_bytes(loaded.text)
+        apply_isolated_to(source, schedule_path, whole_to or Path(tmp) / "whole.mlir", ENTRY, warnings=[],
+                          shown=payload_path)
         instrument(schedule)
         # On a copy of the loaded module, normalized and tagged: ops are joined to
         # the model by their tag, not by location (front ends give many ops one

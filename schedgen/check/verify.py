@@ -100,7 +100,7 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
     seed and inputs (the same IR computes the same numbers); filled here."""
     payload_path = Path(payload_path)
     phase("loading the payload")
-    loaded = load(payload_path, func)
+    loaded = load(payload_path, func, weights=False)  # the execution children parse them
     model = loaded.model
     opt = _opt_level(model)
     with tempfile.TemporaryDirectory(prefix="schedgen-verify-") as tmp:

@@ -107,36 +107,39 @@ def apply_isolated(payload: Path | str, schedule: Path | str, entry: str = ENTRY
 
 
 def apply_isolated_to(payload: Path | str, schedule: Path | str, out: Path, entry: str = ENTRY,
-                      timeout: float = 600, warnings: list[str] | None = None) -> None:
+                      timeout: float = 600, warnings: list[str] | None = None,
+                      shown: Path | str | None = None) -> None:
     """Write the payload transformed by `schedule` (its `entry` sequence) to
     `out`: the text never passes through this process (a model's weights
     print as hex, twice their size). SchedgenError with
     the schedule's file:line when it does not apply, or when MLIR aborted the
     child. What the interpreter warned of goes to `warnings`, or without it
-    to stderr as "schedgen: warning: ..." lines."""
+    to stderr as "schedgen: warning: ..." lines. `shown`: the payload's
+    name in messages (default `payload`)."""
     payload, schedule = Path(payload), Path(schedule)
+    shown = payload if shown is None else shown
     with tempfile.TemporaryDirectory(prefix="schedgen-apply-", dir=out.parent) as tmp:
         try:
             code, stderr = _WORKER.run([str(payload.resolve()), str(schedule.resolve()), entry, tmp], timeout)
         except TimeoutError:
-            raise SchedgenError(str(schedule), f"applying the schedule to {payload} timed out after "
+            raise SchedgenError(str(schedule), f"applying the schedule to {shown} timed out after "
                                 f"{timeout:g} s") from None
         error, made = Path(tmp) / "error.json", Path(tmp) / "out.mlir"
         printed, said = split_warnings(stderr)
-        said = [w.replace(str(payload.resolve()), str(payload)) for w in said]
+        said = [w.replace(str(payload.resolve()), str(shown)) for w in said]
         if printed and (error.is_file() or made.is_file()):
             sys.stderr.write(printed)  # what the schedule printed (transform.print), as mlir-opt would show it
         if error.is_file():
             e = json.loads(error.read_text())
             # the child saw absolute paths; say them as the user did
             where = e["where"].replace(str(schedule.resolve()), str(schedule)).replace(str(payload.resolve()),
-                                                                                      str(payload))
-            raise SchedgenError(where, e["message"].replace(str(payload.resolve()), str(payload)), op=e["op"])
+                                                                                      str(shown))
+            raise SchedgenError(where, e["message"].replace(str(payload.resolve()), str(shown)), op=e["op"])
         if code != 0 or not made.is_file():
             line, op = _locate_abort(payload, schedule, entry, timeout, tmp)
             where = f"{schedule}:{line}" if line else str(schedule)
             at = f" at line {line} ({op})" if line else ""
-            raise SchedgenError(where, f"MLIR aborted{at} while applying the schedule to {payload}: "
+            raise SchedgenError(where, f"MLIR aborted{at} while applying the schedule to {shown}: "
                                 + describe_death(code, stderr, "applying the schedule", "the child process"))
         if warnings is not None:
             warnings.extend(said)
