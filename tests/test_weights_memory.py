@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from schedgen.cli import main
 
@@ -102,3 +103,25 @@ def test_without_resources_keeps_every_line_and_drops_only_the_metadata(tmp_path
     assert without_resources(path, 2) is None
     path.write_bytes(b"a{-# x #-}\n")  # not at the start of a line: left to the parser
     assert without_resources(path, 2) is None
+
+
+@pytest.mark.parametrize("model", ["bert_layer", "resnet_block"])
+@pytest.mark.parametrize("footprint", ["analytic", "precise"])
+def test_the_plan_without_the_weights_is_the_plan_with_them(model: str, footprint: str) -> None:
+    """Planning reads shapes, never values: the schedule is byte for byte the
+    one planned on the payload with its weights."""
+    from schedgen.emit.schedule import render, tiling_script
+    from schedgen.ir.load import load
+    from schedgen.model.plan import FuseMode
+    from schedgen.model.target import load_target
+    from schedgen.planning.planner import plan
+
+    path = ROOT / "corpus" / f"{model}.mlir"
+    target = load_target("cpu-host" if footprint == "analytic" else "npu-256k")
+    schedules = []
+    for weights in (True, False):
+        loaded = load(path, weights=weights)
+        assert (loaded.text is None) == weights
+        schedules.append(render(plan(loaded.model, target, FuseMode.MAX_PRODUCERS, footprint,
+                                     tiling=tiling_script, source=loaded)))
+    assert schedules[0] == schedules[1]
