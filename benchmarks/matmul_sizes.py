@@ -1,0 +1,150 @@
+"""Matmul cost against size: schedgen's cpu-host schedule next to numpy
+(OpenBLAS) on the sizes of issue 16's table, interleaved in one run.
+
+    .venv/bin/python benchmarks/matmul_sizes.py [--threads 1 2] [--rounds 3] [--sizes 256x256x256 ...]
+
+Sizes are M x N x K (C[M, N] += A[M, K] B[K, N], f32). Per size and thread
+count, each round times schedgen (`schedgen.run.bench`: the transformed
+payload in its execution child, the median of runs adding up to
+--min-time) and then numpy in a child of its own (OPENBLAS_NUM_THREADS set
+to the same count); the figure is the median over rounds. It prints ms,
+GFLOP/s, % of the measured peak (`schedgen peak`, per core times the
+threads) and schedgen's speed over numpy's.
+
+Only an idle machine gives figures worth keeping: a measurement during
+which other processes used more than 10% of a core (from /proc/stat,
+against this process's and its children's CPU time) is discarded and
+taken again, up to three times; a figure that never ran alone is marked
+with `~`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from schedgen.emit.schedule import render  # noqa: E402
+from schedgen.ir.load import load_payload  # noqa: E402
+from schedgen.model.cpu import detect_host, read_peak  # noqa: E402
+from schedgen.model.target import host_target  # noqa: E402
+from schedgen.planning.planner import plan  # noqa: E402
+from schedgen.run.bench import bench  # noqa: E402
+
+SIZES = ["256x256x256", "512x512x512", "1024x1024x1024", "1000x1000x1000", "2048x2048x2048",
+         "384x197x768", "197x768x768"]
+
+_NUMPY = """
+import os, statistics, sys, time
+import numpy as np
+m, n, k, min_s = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+rng = np.random.default_rng(0)
+a, b = rng.standard_normal((m, k), dtype=np.float32), rng.standard_normal((k, n), dtype=np.float32)
+c = np.empty((m, n), dtype=np.float32)
+np.matmul(a, b, out=c)
+times, start = [], time.perf_counter()
+while len(times) < 5 or time.perf_counter() - start < min_s:
+    t = time.perf_counter(); np.matmul(a, b, out=c); times.append(time.perf_counter() - t)
+print(statistics.median(times))
+"""
+
+
+def payload(m: int, n: int, k: int) -> str:
+    a, b, c = f"tensor<{m}x{k}xf32>", f"tensor<{k}x{n}xf32>", f"tensor<{m}x{n}xf32>"
+    return (f"func.func @matmul(%a: {a}, %b: {b}) -> {c} {{\n"
+            "  %zero = arith.constant 0.0 : f32\n"
+            f"  %e = tensor.empty() : {c}\n"
+            f"  %f = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}\n"
+            f"  %r = linalg.matmul ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}\n"
+            f"  return %r : {c}\n}}\n")
+
+
+def _busy() -> float:
+    """CPU seconds the whole machine has been busy (all cores)."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields[:8]
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def _ours() -> float:
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def alone(measure: Callable[[], float], tries: int = 3) -> tuple[float, bool]:
+    """(what `measure` returned, whether nothing else used the CPU meanwhile)."""
+    value = 0.0
+    for _ in range(tries):
+        busy, ours, start = _busy(), _ours(), time.perf_counter()
+        value = measure()
+        others = (_busy() - busy) - (_ours() - ours)
+        if others <= 0.1 * (time.perf_counter() - start):
+            return value, True
+    return value, False
+
+
+def numpy_seconds(m: int, n: int, k: int, threads: int, min_seconds: float) -> float:
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
+    out = subprocess.run([sys.executable, "-c", _NUMPY, str(m), str(n), str(k), str(min_seconds)],
+                         capture_output=True, text=True, env=env, check=True)
+    return float(out.stdout.strip())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", nargs="*", default=SIZES, help="M x N x K")
+    ap.add_argument("--threads", nargs="*", type=int, default=[1, 2])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--min-time", type=float, default=0.5, help="seconds of timed runs per measurement")
+    args = ap.parse_args()
+    host, target = detect_host(), host_target()
+    peak = read_peak(host)
+    print(f"{platform.node()}: {host.model}, {host.vector_bits}-bit vectors; peak "
+          + (f"{peak:.1f} GFLOP/s per core (schedgen peak)" if peak else "unknown (run `schedgen peak`)"))
+    with tempfile.TemporaryDirectory(prefix="schedgen-sizes-") as tmp:
+        cases = []
+        for size in args.sizes:
+            m, n, k = (int(x) for x in size.lower().split("x"))
+            path, schedule = Path(tmp) / f"{size}.mlir", Path(tmp) / f"{size}.schedule.mlir"
+            path.write_text(payload(m, n, k))
+            model = load_payload(path)
+            schedule.write_text(render(plan(model, target)))
+            cases.append((size, m, n, k, path, schedule, model))
+        got: dict[tuple[str, int, str], list[tuple[float, bool]]] = {}
+        for r in range(args.rounds):
+            for size, m, n, k, path, schedule, model in cases:
+                for t in args.threads:
+                    got.setdefault((size, t, "schedgen"), []).append(alone(lambda: bench(
+                        path, schedule, threads=t, min_seconds=args.min_time, model=model).median_s))
+                    got.setdefault((size, t, "numpy"), []).append(
+                        alone(lambda: numpy_seconds(m, n, k, t, args.min_time)))
+            print(f"  round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
+    print(f"{'M x N x K':<16} {'thr':>3} {'schedgen ms':>12} {'GFLOP/s':>8} {'% peak':>7} "
+          f"{'numpy ms':>10} {'GFLOP/s':>8} {'% peak':>7} {'schedgen/numpy speed':>21}")
+    for size, m, n, k, *_ in cases:
+        flop = 2 * m * n * k
+        for t in args.threads:
+            cells = []
+            for who in ("schedgen", "numpy"):
+                runs = got[(size, t, who)]
+                s = statistics.median(v for v, _ in runs)
+                mark = "" if all(ok for _, ok in runs) else "~"
+                pct = f"{100 * flop / s / 1e9 / (peak * t):.0f}%" if peak else "-"
+                cells.append((s, f"{mark}{s * 1e3:.2f}", f"{flop / s / 1e9:.1f}", pct))
+            (s1, ms1, g1, p1), (s2, ms2, g2, p2) = cells
+            print(f"{size:<16} {t:>3} {ms1:>12} {g1:>8} {p1:>7} {ms2:>10} {g2:>8} {p2:>7} {s2 / s1:>21.2f}")
+
+
+if __name__ == "__main__":
+    main()
