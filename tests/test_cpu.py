@@ -140,15 +140,98 @@ def test_matmul_is_a_register_kernel_with_a_packed_panel_and_no_tile_buffers(tmp
     assert "memref.copy" not in text
 
 
+def _matmul_bias_relu(m: int, n: int, k: int) -> str:
+    text = (ROOT / "payloads/matmul_bias_relu.mlir").read_text()
+    for old, new in (("%a: tensor<1024x1024xf32>", f"%a: tensor<{m}x{k}xf32>"),
+                     ("%b: tensor<1024x1024xf32>", f"%b: tensor<{k}x{n}xf32>"),
+                     ("ins(%a, %b : tensor<1024x1024xf32>, tensor<1024x1024xf32>)",
+                      f"ins(%a, %b : tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>)"),
+                     ("1024x1024", f"{m}x{n}"), ("1024xf32", f"{n}xf32")):
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_odd_sizes_peel_the_register_kernel_remainders_and_vectorize_them(threads: int, tmp_path: Path) -> None:
+    """37 rows (a prime), 53 columns and K = 23: register blocks of 12 rows x
+    2 vectors stepping K by 4, with a last row tile of 1, a last panel of 21
+    columns and a last K step of 3 peeled into loop bodies of their own;
+    every one vectorizes (no linalg op is left to lower to scalar loops) and
+    the numbers match on 1 and 2 threads."""
+    from schedgen.ir.apply import apply_schedule
+
+    payload = tmp_path / "mm_odd.mlir"
+    payload.write_text(_matmul_bias_relu(37, 53, 23))
+    p = plan(load_payload(payload), ALL_PARALLEL)
+    (k,) = p.kernels
+    lanes = TARGET.cpu.lanes()
+    assert (k.panel_sizes, k.row_sizes, k.extents) == ([0, 2 * lanes], [12, 0], [37, 53])
+    assert (k.remainder(k.panel_sizes), k.remainder(k.row_sizes)) == (53 - 2 * lanes, 1)
+    assert (k.reduction_sizes, k.remainder(k.reduction_sizes)) == ([0, 0, 4], 3)
+    schedule = tmp_path / "mm_odd.cpu.mlir"
+    schedule.write_text(render(p))
+    assert schedule.read_text().count("transform.loop.peel") == 3
+    transformed = apply_schedule(payload, schedule)
+    assert not dialect_ops(transformed, "linalg") and counts(transformed)["vector.fma"] > 0
+    model = load_payload(payload)
+    inputs = random_inputs(list(model.arg_types), 0)
+    expected = run_function(payload.read_text(), model.func_name, inputs)
+    got = run_function(transformed, model.func_name, inputs, threads=threads)
+    assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected]))
+
+
+def test_a_copied_partial_panel_fuses_into_the_epilogue_rows(tmp_path: Path) -> None:
+    """37 columns: the matmul computed in the bias+relu's register tiles has
+    its B panel copied and a last panel of 5 columns. The padded matmul's
+    result reaches the epilogue through a slice of a dynamic slice; merged,
+    the matmul still fuses into the rows, vectorizes, and the numbers match."""
+    from schedgen.ir.apply import apply_schedule
+
+    payload = tmp_path / "mm_37.mlir"
+    payload.write_text(_matmul_bias_relu(192, 37, 96))
+    p = plan(load_payload(payload), TARGET)
+    (k,) = p.kernels
+    assert k.root != k.contraction and k.packed_operand == 1 and k.remainder(k.panel_sizes) == 37 % 32
+    schedule = tmp_path / "mm_37.cpu.mlir"
+    schedule.write_text(render(p))
+    transformed = apply_schedule(payload, schedule)
+    assert not dialect_ops(transformed, "linalg") and counts(transformed)["vector.fma"] > 0
+    model = load_payload(payload)
+    inputs = random_inputs(list(model.arg_types), 0)
+    expected = run_function(payload.read_text(), model.func_name, inputs)
+    got = run_function(transformed, model.func_name, inputs)
+    assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected]))
+
+
+def test_a_prime_row_count_keeps_register_sized_forall_tiles(tmp_path: Path) -> None:
+    """197 rows (ViT's tokens): the forall tiles keep every row rather than
+    taking 1-row tiles (a prime's only smaller divisor), and the kernel's
+    row blocks are full, the last one peeled."""
+    payload = tmp_path / "mm_197.mlir"
+    payload.write_text(_matmul_bias_relu(197, 768, 768))
+    p = plan(load_payload(payload), TARGET)
+    (nest,) = p.nests
+    assert nest.tile_sizes[0] in (0, 197) and 0 < nest.tile_sizes[1] < 768
+    (k,) = p.kernels
+    assert k.row_sizes == [12, 0] and k.remainder(k.row_sizes) == 197 % 12
+    assert k.accumulators == 12 * k.panel_sizes[1] // TARGET.cpu.lanes()
+
+
 def test_a_panel_few_row_tiles_reuse_is_not_copied(tmp_path: Path) -> None:
     from schedgen.planning.cpu_levels import MIN_PANEL_REUSE
 
-    # the MLP's matmuls: 32-row forall tiles, 4 row tiles of 8 per panel
-    p = plan(load_payload(ROOT / "payloads/mlp.mlir"), TARGET)
-    assert len(p.kernels) == 2
-    for k in p.kernels:
-        assert k.extents[0] // k.row_sizes[0] < MIN_PANEL_REUSE and k.packed_operand is None
+    # 24 rows: 2 row tiles of 12 per panel
+    payload = tmp_path / "mm_24.mlir"
+    payload.write_text(_matmul_bias_relu(24, 512, 64))
+    p = plan(load_payload(payload), TARGET)
+    (k,) = p.kernels
+    assert k.extents[0] // k.row_sizes[0] < MIN_PANEL_REUSE and k.packed_operand is None
     assert "bufferize_to_allocation" not in render(p)
+    # the MLP's matmuls: 64 rows, 8 row tiles of 8 per panel: copied
+    mlp = plan(load_payload(ROOT / "payloads/mlp.mlir"), TARGET)
+    assert mlp.kernels and all(k.extents[0] // k.row_sizes[0] >= MIN_PANEL_REUSE and k.packed_operand is not None
+                               for k in mlp.kernels)
 
 
 def test_row_reductions_accumulate_vectors_and_combine_once(tmp_path: Path) -> None:

@@ -23,15 +23,18 @@ def divisors(n: int) -> list[int]:
     return sorted(set(small + [n // d for d in small]))
 
 
-def tile_options(n: int, partial: bool = False, least: int = 1, multiple: int = 1) -> list[int]:
+def tile_options(n: int, partial: bool = False, least: int = 1, multiple: int = 1, grain: int = 1) -> list[int]:
     """Tile sizes to try for a loop of n, none below `least` (but n itself):
     its divisors (every tile full), or with `partial` the smallest size for
     each tile count, ceil(n / k): a divisor where one gives that count, else
     the size whose last tile is the smallest remainder (197 in tiles of 99,
     66, 50, ...). With `multiple` > 1, only its multiples and n (an unpack's
     tiles start on its inner tiles, or each would unpack them again), the
-    last tile holding the remainder."""
-    if multiple > 1:
+    last tile holding the remainder. With `grain` > 1, only the divisors
+    that are its multiples, and n."""
+    if grain > 1:
+        opts = [d for d in divisors(n) if d % grain == 0 or d == n]
+    elif multiple > 1:
         opts = sorted({k * multiple for k in range(1, n // multiple + 1)} | {n})
     else:
         opts = divisors(n) if not partial else sorted({-(-n // k) for k in range(1, n + 1)})
@@ -49,9 +52,10 @@ class SearchDim:
     partial: bool = False  # sizes that do not divide the extent may be tried (a remainder tile)
     least: int = 1  # no smaller size is tried (a reduction chunk of at least one burst)
     multiple: int = 1  # sizes are multiples of it, or the extent (an unpack's inner tile)
+    grain: int = 1  # sizes are divisors that are multiples of it, or the extent (a CPU kernel's K step)
 
     def options(self) -> list[int]:
-        return tile_options(self.extent, self.partial, self.least, self.multiple)
+        return tile_options(self.extent, self.partial, self.least, self.multiple, self.grain)
 
 
 def fit_tiles(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool],

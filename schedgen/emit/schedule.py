@@ -171,7 +171,8 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
     panel_steps, panel_loop = _fusion_steps([(var[i], var[i]) for i in fused], panel_loops[-1], "p")
     c_panel = f"{var[k.contraction]}_p"  # the contraction at the panel level: generalized, then padded
     c_final = f"{var[k.contraction]}_pad" if k.packed_operand is not None else f"{var[k.contraction]}_g"
-    row_steps, _ = _fusion_steps([(c_final if i == k.contraction else f"{var[i]}_p", var[i]) for i in fused],
+    red_loops = [f"{base}_kl{d}" for d, s in enumerate(k.reduction_sizes) if s]
+    row_steps, row_loop = _fusion_steps([(c_final if i == k.contraction else f"{var[i]}_p", var[i]) for i in fused],
                                  row_loops[-1], "r")
     return {
         "base": base, "root_label": f"op{k.root} {root_op.name}", "c_label": f"op{k.contraction} {c_op.name}",
@@ -184,12 +185,28 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "row_sizes": k.row_sizes, "row_loops": row_loops, "row_steps": row_steps,
         "reduction_source": f"{var[k.contraction]}_r",
         "reduction_sizes": k.reduction_sizes,
-        "red_loops": [f"{base}_kl{d}" for d, s in enumerate(k.reduction_sizes) if s],
+        "red_loops": red_loops,
         "extents": k.extents, "accumulators": k.accumulators, "scalar": k.scalar,
         "packed": k.packed_operand, "pad_dims": k.pad_dims, "padding_values": k.padding_values,
         "nofold": [1 if i == k.packed_operand else 0 for i in range(len(k.padding_values))],
+        # a partial panel leaves the padded op's result behind a dynamic slice no folder removes
+        "merge_slices": k.packed_operand is not None and not c_is_root and bool(k.remainder(k.panel_sizes)),
         "copy_sizes": k.copy_sizes, "copy_loops": [f"{base}_cl{d}" for d, s in enumerate(k.copy_sizes) if s],
+        # loops whose last tile is a remainder: peeled, innermost first (so that the inner peels are
+        # copied into the outer remainders too)
+        "peels": [{"loop": loop, "what": what, "size": size, "last": last}
+                  for loop, what, sizes in ((_remainder_loop(red_loops, k.reduction_sizes), "steps",
+                                             k.reduction_sizes),
+                                            (row_loop, "rows", k.row_sizes), (panel_loop, "panels", k.panel_sizes))
+                  if (last := k.remainder(sizes)) for size in [max(sizes)]],
     }
+
+
+def _remainder_loop(loops: list[str], sizes: list[int]) -> str | None:
+    """The loop (of those tiling the dims with a size) of the first dim whose size is not 1: the
+    only one that can leave a remainder (a kernel's stepped reduction, which need not be innermost)."""
+    stepped = [d for d, s in enumerate(sizes) if s]
+    return next((loop for loop, d in zip(loops, stepped) if sizes[d] > 1), None)
 
 
 # The second line of every generated schedule: a digest of the rest, so that

@@ -154,6 +154,7 @@ class RegisterKernel(BaseModel):
     panel_sizes: list[int]  # root dims: nr along the output's contiguous dim
     row_sizes: list[int]  # root dims: mr rows, 1 along other outer dims
     reduction_sizes: list[int]  # contraction dims: innermost reduction by 4, the others by 1
+    contraction_extents: list[int] = []  # the contraction's tile inside the forall, per its dims
     packed_operand: int | None = None  # contraction operand copied per panel
     pad_dims: list[int] = []  # contraction dims spanned by that copy's padding op (its reductions)
     padding_values: list[str] = []  # one zero per contraction operand, typed
@@ -164,6 +165,13 @@ class RegisterKernel(BaseModel):
     @property
     def ops(self) -> set[int]:
         return {self.root, self.contraction, *self.chain, *self.inits}
+
+    def remainder(self, sizes: list[int]) -> int | None:
+        """The last tile of a panel, row or reduction loop that does not
+        divide its extent (the schedule peels it into a static loop body of
+        its own)."""
+        extents = self.contraction_extents if sizes is self.reduction_sizes else self.extents
+        return next((e % s for s, e in zip(sizes, extents) if s and e % s), None)
 
 
 class UntiledOp(BaseModel):
@@ -246,12 +254,7 @@ def format_table(plan: Plan) -> str:
             members = {o.index for o in n.ops}
             for k in plan.kernels:
                 if k.root in members:
-                    where = "" if k.root == k.contraction else f" in op{k.root}'s register tiles"
-                    packed = f", operand {k.packed_operand}'s panel copied" if k.packed_operand is not None else ""
-                    regs = f"{k.accumulators} vector accumulators" if k.scalar is None else \
-                        f"scalar: the vectorizer does not take it ({k.scalar})"
-                    lines.append(f"{'':<5}   cpu: kernel op{k.contraction}{where}: panels {k.panel_sizes}, rows "
-                                 f"{k.row_sizes}, reductions {k.reduction_sizes}, {regs}{packed}")
+                    lines.append(f"{'':<5}   cpu: {_kernel_text(k)}")
             for t in plan.inner:
                 if t.op in members and t.scalar is not None:
                     lines.append(f"{'':<5}   cpu: op{t.op} stays scalar: the vectorizer does not take it ({t.scalar})")
@@ -267,6 +270,21 @@ def format_table(plan: Plan) -> str:
         lines.append(f"traffic: {_mb(plan.traffic_bytes)} in all, {plan.traffic_bytes / plan.traffic_lower_bound:.1f}x "
                      f"the lower bound of {_mb(plan.traffic_lower_bound)} (compulsory, or Hong-Kung per contraction)")
     return "\n".join(lines)
+
+
+def _kernel_text(k: RegisterKernel) -> str:
+    """One register kernel as `explain` prints it: levels, peeled remainders, registers."""
+    where = "" if k.root == k.contraction else f" in op{k.root}'s register tiles"
+    packed = f", operand {k.packed_operand}'s panel copied" if k.packed_operand is not None else ""
+    regs = f"{k.accumulators} vector accumulators" if k.scalar is None else \
+        f"scalar: the vectorizer does not take it ({k.scalar})"
+    peeled = [f"a last {what} of {r}{(' ' + unit + ('s' if r > 1 else '')) if unit else ''}"
+              for what, unit, sizes in (("panel", "column", k.panel_sizes), ("row tile", "row", k.row_sizes),
+                                        ("reduction step", "", k.reduction_sizes))
+              if (r := k.remainder(sizes))]
+    peeled_text = f" (peeled: {', '.join(peeled)})" if peeled else ""
+    return (f"kernel op{k.contraction}{where}: panels {k.panel_sizes}, rows {k.row_sizes}{peeled_text}, "
+            f"reductions {k.reduction_sizes}, {regs}{packed}")
 
 
 def _mb(n: int) -> str:

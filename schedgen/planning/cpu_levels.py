@@ -82,19 +82,59 @@ def _vector_dims(op: TileableOp, extents: list[int]) -> tuple[int | None, int | 
     return v, m
 
 
-def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo) -> tuple[int, int, int]:
+def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo, peel: bool = False) -> tuple[int, int, int]:
     """(nr, mr, vectors per row) of a contraction's block of accumulators:
     nr two vectors along v, mr rows along m, 3/4 of the vector registers in
-    all (the rest hold the broadcast and the loaded vectors)."""
+    all (the rest hold the broadcast and the loaded vectors). Divisors of
+    the extents, unless `peel` (a register kernel, whose schedule peels the
+    remainders)."""
+    size = _block_size if peel else _largest_divisor
     lanes = cpu.lanes(_element_bytes(op))
     v, m = _vector_dims(op, extents)
     budget = max(4, cpu.vector_registers * 3 // 4)
     # Two vectors wide: with four (a whole 64-wide f32 output), LLVM 22's JIT
     # code for a 3x3 convolution crashed (SIGSEGV, conv_pool payload).
-    nr = _largest_divisor(extents[v], 2 * lanes, lanes) if v is not None else 1
+    nr = size(extents[v], 2 * lanes, lanes) if v is not None else 1
     vecs = max(1, -(-nr // lanes))
-    mr = _largest_divisor(extents[m], max(1, budget // vecs)) if m is not None else 1
+    mr = size(extents[m], max(1, budget // vecs)) if m is not None else 1
     return nr, mr, vecs
+
+
+def _block_size(n: int, limit: int, multiple: int = 1) -> int:
+    """A register block's size along a loop of n: the largest divisor up to
+    `limit` (a multiple of `multiple` if one divides) when it fills at least
+    half of `limit`, else `limit` itself (rounded down to the multiple) and
+    the schedule peels the remainder (`transform.loop.peel`: the last tile is
+    its own static loop body, so both vectorize). 197 rows with room for 12:
+    sixteen tiles of 12 and one of 5, not 197 tiles of 1 (2% of peak)."""
+    if n <= limit:
+        return n
+    ds = [d for d in divisors(n) if d <= limit]
+    good = [d for d in ds if d % multiple == 0]
+    best = max(good or ds)
+    if 2 * best >= limit and (good or multiple == 1):
+        return best
+    return max(multiple, limit // multiple * multiple)
+
+
+# Rows of a forall tile below which a register kernel has too few rows to
+# hide the FMA latency (one row: 2 accumulators, 2% of peak at 197 rows).
+MIN_OUTER_ROWS = 8
+
+
+def outer_least(op: TileableOp, cpu: CpuInfo) -> dict[int, int]:
+    """The smallest forall tile worth trying per root dim on a CPU target:
+    two vectors along the output's contiguous dim and a register block's
+    rows along the next, so that the register level below has full blocks
+    (peeled where the tile does not divide). A 197-row matmul got 1-row
+    forall tiles: a prime's only divisors are 1 and itself."""
+    v, m = _vector_dims(op, list(op.domain))
+    least = {}
+    if v is not None:
+        least[v] = 2 * cpu.lanes(_element_bytes(op))
+    if m is not None:
+        least[m] = MIN_OUTER_ROWS
+    return least
 
 
 def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTiling:
@@ -246,6 +286,24 @@ def _drop_unit(reg: list[int], extents: list[int], op: TileableOp) -> list[int]:
     return [0 if s == e == 1 and k == "parallel" else s for s, e, k in zip(reg, extents, op.iterators)]
 
 
+# A register kernel's step along its stepped reduction (unrolled outer products).
+KERNEL_K_STEP = 4
+
+
+def reduction_grain(op: TileableOp) -> dict[int, int]:
+    """Per reduction dim of `op`, what an outer chunk of it must be a
+    multiple of for the register kernel inside to keep its step: a K chunk
+    of 125 left steps of 1, which lower to multiplies and adds, not FMAs."""
+    if not is_multiply_accumulate(op):
+        return {}
+    stepped = _stepped_reduction(op)
+    return {} if stepped is None else {stepped: KERNEL_K_STEP}
+
+
+def _stepped_reduction(op: TileableOp) -> int | None:
+    return next((d for d in reversed(op.reduction_dims()) if _plain_dim(op, d)), None)
+
+
 def _kernel_reductions(op: TileableOp, ext: list[int]) -> list[int]:
     """A register kernel's reduction steps. One reduction by 4: with a step
     of 1 the unit dim is folded away before vectorization, the op stops
@@ -257,9 +315,9 @@ def _kernel_reductions(op: TileableOp, ext: list[int]) -> list[int]:
     convolution: only taps), all by 1: vector multiplies and adds."""
     reds = op.reduction_dims()
     sizes = [1 if d in reds else 0 for d in range(len(ext))]
-    stepped = next((d for d in reversed(reds) if _plain_dim(op, d)), None)
+    stepped = _stepped_reduction(op)
     if stepped is not None:
-        sizes[stepped] = _largest_divisor(ext[stepped], 4)
+        sizes[stepped] = _block_size(ext[stepped], KERNEL_K_STEP)  # 197 by 4, the last step of 1 peeled
     return sizes
 
 
@@ -429,12 +487,12 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
     v, m = _vector_dims(op, ext)
     if v is None:
         return None
-    nr, mr, vecs = _register_block(op, ext, cpu)
+    nr, mr, vecs = _register_block(op, ext, cpu, peel=True)
     parallel_out = [d for d in out_dims if op.iterators[d] == "parallel"]
     m_pos = out_dims.index(m) if m is not None else len(out_dims)
     root_ext = [ext[d] for d in out_dims]
     panel = [nr if d == v else 0 for d in out_dims]
-    rows = [mr if d == m else (1 if t < m_pos and ext[d] > 1 else 0) for t, d in enumerate(out_dims)]
+    rows = [mr if d == m else (1 if t < m_pos and ext[d] > 1 and d != v else 0) for t, d in enumerate(out_dims)]
     if not any(rows):  # one row (a 1x1x1x7 convolution): no row loop to fuse the chain into, no kernel
         return None
     red_sizes = _kernel_reductions(op, ext)
@@ -442,7 +500,7 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
     for t, d in enumerate(out_dims):
         tile[d] = panel[t] or rows[t]
     kernel = RegisterKernel(root=root.index, contraction=op.index, chain=chain, inits=inits, extents=root_ext,
-                            panel_sizes=panel, row_sizes=rows, reduction_sizes=red_sizes,
+                            panel_sizes=panel, row_sizes=rows, reduction_sizes=red_sizes, contraction_extents=ext,
                             accumulators=mr * vecs, scalar=scalar_reason(op, tile))
     return _with_panel_copy(op, kernel, ext, parallel_out, v, m, nr, mr)
 
@@ -452,7 +510,7 @@ def _with_panel_copy(op: TileableOp, kernel: RegisterKernel, ext: list[int], par
     """`kernel` with one operand's panel copied once into a contiguous buffer,
     where enough row tiles reuse it (MLP, 32-row tiles: 4 row tiles, 0.35-0.41
     ms without the copy against 0.40-0.42 ms with it)."""
-    row_tiles = prod(ext[d] for d in parallel_out if d != v) // mr
+    row_tiles = -(-prod(ext[d] for d in parallel_out if d != v) // mr)
     packed = _packed_operand(op, v, m) if row_tiles >= MIN_PANEL_REUSE else None
     if packed is None:
         return kernel

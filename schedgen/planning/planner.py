@@ -76,7 +76,12 @@ from schedgen.model.plan import (
     UntiledOp,
 )
 from schedgen.model.target import Target
-from schedgen.planning.cpu_levels import cpu_levels, parallel_nests
+from schedgen.planning.cpu_levels import (
+    cpu_levels,
+    outer_least,
+    parallel_nests,
+    reduction_grain,
+)
 from schedgen.planning.precise import PreciseChecker
 
 
@@ -112,9 +117,9 @@ class _Nest:
         # Producers fused into the reduction loop of member `loop_op` (_k_loop_fusion).
         self.in_loop: frozenset[int] = frozenset()
         self.loop_op: int | None = None
-        # Memory targets: a contraction's tiles are the least traffic among those
-        # that fit. (CPU targets keep the largest tiles: their speed is tuned on those.)
-        self.least_traffic = target.cpu is None
+        # CPU targets: forall tiles divide (every register tile static), are
+        # register-sized where they can be, and K chunks keep the kernel's step.
+        self.cpu = target.cpu
 
     def tileable_dims(self, members: frozenset[int]) -> list[int]:
         """Root parallel dims that can be tiled without the members' slices
@@ -161,15 +166,20 @@ class _Nest:
 
     def _search_dims(self, members: frozenset[int]) -> list[SearchDim]:
         inner = dict(self.root.unpacked_tiles)
-        dims = [SearchDim(("d", d), self.root.domain[d], multiple=inner.get(d, 1)) for d in self.tileable_dims(members)]
+        least = outer_least(self.root, self.cpu) if self.cpu is not None else {}
+        dims = [SearchDim(("d", d), self.root.domain[d], multiple=inner.get(d, 1), least=least.get(d, 1))
+                for d in self.tileable_dims(members)]
         if self.consumers:  # consumers are fused into the forall level: no reduction loops
             return dims[:1] if self.loop_kind == "scf.for" else dims
         # Only the root's reduction dims are ever tiled: producers are fused
         # with whole reduction dims (the probe below makes sure they fit so),
         # and the loop that in-loop producers are fused into.
         tiled = [self.root.index] + ([self.loop_op] if self.loop_op not in (None, self.root.index) else [])
-        return dims + [SearchDim(("r", i, d), self.payload.ops[i].domain[d]) for i in tiled
-                       for d in self.payload.ops[i].reduction_dims()]
+        return dims + [self._reduction_dim(i, d) for i in tiled for d in self.payload.ops[i].reduction_dims()]
+
+    def _reduction_dim(self, op: int, d: int) -> SearchDim:
+        grain = reduction_grain(self.payload.ops[op]).get(d, 1) if self.cpu is not None else 1
+        return SearchDim(("r", op, d), self.payload.ops[op].domain[d], grain=grain)
 
     def shape(self, members: frozenset[int], sizes: Sizes) -> NestShape:
         root_sizes = tuple(sizes.get(("d", d), n) for d, n in enumerate(self.root.domain))
@@ -222,12 +232,14 @@ class _Nest:
         return prod(tile_count(d.extent, sizes.get(d.key, d.extent)) for d in par) >= min(self.cores, most)
 
     def minimal(self, members: frozenset[int]) -> Sizes:
-        return {d.key: d.options()[0] for d in self.search_dims(members)}  # 1, or an unpack's inner tile
+        # 1, or an unpack's inner tile (not a CPU's register-sized least or K grain: those are preferences)
+        return {d.key: replace(d, least=1, grain=1).options()[0] for d in self.search_dims(members)}
 
     def traffic_searched(self, members: frozenset[int]) -> bool:
-        """Whether the nest's tiles are chosen for least traffic: memory
-        targets, a contraction among the members."""
-        return self.least_traffic and any(is_multiply_accumulate(self.payload.ops[i]) for i in members)
+        """Whether the nest's tiles are chosen for least traffic: a
+        contraction among the members (memory and CPU targets alike; on CPU
+        targets within the divisor, register and K-step rules)."""
+        return any(is_multiply_accumulate(self.payload.ops[i]) for i in members)
 
     def structure(self, members: frozenset[int]) -> tuple:
         """The nest's ops, shapes, maps and loop kinds relative to the root,
@@ -235,7 +247,7 @@ class _Nest:
         root = self.root.index
         shapes = _op_shapes(self.payload, members | set(self.consumers), root)
         return (shapes, tuple(c - root for c in self.consumers), tuple(self.order), self.loop_kind,
-                self.budget, self.alignment, self.cores, self.least_traffic,
+                self.budget, self.alignment, self.cores, self.cpu is None,
                 tuple(sorted(i - root for i in self.in_loop)), None if self.loop_op is None else self.loop_op - root)
 
     def signature(self, members: frozenset[int]) -> tuple:
@@ -244,7 +256,8 @@ class _Nest:
         steps) get the same tiles, searched once."""
         # The dims it may tile come from the payload's axis groups too (a transpose's dims are x or y by
         # what reads its result).
-        dims = tuple((_shift(d.key, -self.root.index), d.extent) for d in self.search_dims(members))
+        dims = tuple((_shift(d.key, -self.root.index), d.extent, d.least, d.grain, d.multiple)
+                     for d in self.search_dims(members))
         return (self.structure(members), dims)
 
     def search(self, members: frozenset[int]) -> Sizes | None:
@@ -258,13 +271,20 @@ class _Nest:
 
     def _search(self, members: frozenset[int]) -> Sizes | None:
         start = fit_tiles(self.search_dims(members), lambda s: self.fits(members, s))
+        if start is None and any(d.least > 1 or d.grain > 1 for d in self.search_dims(members)):
+            # CPU: nothing fits with register-sized tiles and K chunks; smaller ones, then
+            self._dims[members] = [replace(d, least=1 if d.key[0] == "d" else d.least, grain=1)
+                                   for d in self.search_dims(members)]
+            start = fit_tiles(self.search_dims(members), lambda s: self.fits(members, s))
         if start is None or not self.traffic_searched(members):
             return start
         # Also a K loop around a fused contraction's tile (the output tile stays local across it), unless
-        # consumers are fused: they join at the forall level.
-        macs = [] if self.consumers else [i for i in members if is_multiply_accumulate(self.payload.ops[i])]
+        # consumers are fused: they join at the forall level. Not on CPU targets: the register kernel
+        # computes the contraction in its epilogue's (the root's) register tiles, which need the whole K.
+        macs = [] if self.consumers or self.cpu is not None else \
+            [i for i in members if is_multiply_accumulate(self.payload.ops[i])]
         dims = self.search_dims(members) + [
-            SearchDim(("r", i, d), self.payload.ops[i].domain[d]) for i in sorted(macs)
+            self._reduction_dim(i, d) for i in sorted(macs)
             if i not in (self.root.index, self.loop_op) and i not in self.in_loop
             for d in self.payload.ops[i].reduction_dims()]
         start = {d.key: start.get(d.key, d.extent) for d in dims}
@@ -291,8 +311,9 @@ class _Nest:
         # one): divisors first, so that a move to a non-divisor must pay for
         # itself. Only where every member reads plain dims: a window (a
         # convolution's input) of a partial tile is sized by affine.apply
-        # chains that check cannot bound.
-        if all(_plain(self.payload.ops[i]) for i in members):
+        # chains that check cannot bound. Not on CPU targets: a forall's partial
+        # tile would make every register tile below it dynamic (scalar).
+        if self.cpu is None and all(_plain(self.payload.ops[i]) for i in members):
             best = self._descend(members, [replace(d, partial=True) for d in dims], best, cost, bound)
         extents = {d.key: d.extent for d in dims}
         return {k: v for k, v in best.items() if k[0] == "d" or v < extents[k]}  # a whole K needs no loop
