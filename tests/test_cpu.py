@@ -218,6 +218,21 @@ def test_a_prime_row_count_keeps_register_sized_forall_tiles(tmp_path: Path) -> 
     assert k.accumulators == 12 * k.panel_sizes[1] // TARGET.cpu.lanes()
 
 
+@pytest.mark.parametrize(("m", "k"), [(256, 128), (500, 500), (1000, 256)])
+def test_forall_tiles_along_the_columns_are_whole_panels(m: int, k: int, tmp_path: Path) -> None:
+    """1000 columns: no forall tile of 500 or 250 columns, each of which
+    left a peeled 20- or 26-column panel (4% of the work, at a fraction of
+    the speed); the whole dim leaves one of 8 per row block."""
+    payload = tmp_path / "mm_1000.mlir"
+    payload.write_text(_matmul_bias_relu(m, 1000, k))
+    p = plan(load_payload(payload), TARGET)
+    (nest,) = p.nests
+    (kernel,) = p.kernels
+    panel = kernel.panel_sizes[1]
+    assert nest.tile_sizes[1] in (0, 1000) or nest.tile_sizes[1] % panel == 0
+    assert kernel.remainder(kernel.panel_sizes) == 1000 % panel
+
+
 def test_a_panel_few_row_tiles_reuse_is_not_copied(tmp_path: Path) -> None:
     from schedgen.planning.cpu_levels import MIN_PANEL_REUSE
 

@@ -31,9 +31,9 @@ def tile_options(n: int, partial: bool = False, least: int = 1, multiple: int = 
     66, 50, ...). With `multiple` > 1, only its multiples and n (an unpack's
     tiles start on its inner tiles, or each would unpack them again), the
     last tile holding the remainder. With `grain` > 1, only the divisors
-    that are its multiples, and n."""
+    that are its multiples (and of `multiple`), and n."""
     if grain > 1:
-        opts = [d for d in divisors(n) if d % grain == 0 or d == n]
+        opts = [d for d in divisors(n) if d % grain == 0 and d % multiple == 0 or d == n]
     elif multiple > 1:
         opts = sorted({k * multiple for k in range(1, n // multiple + 1)} | {n})
     else:

@@ -137,6 +137,16 @@ def outer_least(op: TileableOp, cpu: CpuInfo) -> dict[int, int]:
     return least
 
 
+def outer_grain(op: TileableOp, cpu: CpuInfo) -> dict[int, int]:
+    """Forall tiles along the output's contiguous dim are whole panels (two
+    vectors) or the whole dim, so at most one panel per row is a peeled
+    remainder: 1000 columns in 500-wide tiles left a 20-column panel in each
+    (4% of the work at a fraction of the speed: 72% of peak against 83%
+    with the dim whole)."""
+    v, _ = _vector_dims(op, list(op.domain))
+    return {} if v is None else {v: 2 * cpu.lanes(_element_bytes(op))}
+
+
 def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTiling:
     """The op's register tiling, and whether the vectorizer takes it."""
     t = _inner_tiling(op, extents, cpu)

@@ -78,6 +78,7 @@ from schedgen.model.plan import (
 from schedgen.model.target import Target
 from schedgen.planning.cpu_levels import (
     cpu_levels,
+    outer_grain,
     outer_least,
     parallel_nests,
     reduction_grain,
@@ -167,7 +168,9 @@ class _Nest:
     def _search_dims(self, members: frozenset[int]) -> list[SearchDim]:
         inner = dict(self.root.unpacked_tiles)
         least = outer_least(self.root, self.cpu) if self.cpu is not None else {}
-        dims = [SearchDim(("d", d), self.root.domain[d], multiple=inner.get(d, 1), least=least.get(d, 1))
+        grain = outer_grain(self.root, self.cpu) if self.cpu is not None else {}
+        dims = [SearchDim(("d", d), self.root.domain[d], multiple=inner.get(d, 1), least=least.get(d, 1),
+                          grain=grain.get(d, 1))
                 for d in self.tileable_dims(members)]
         if self.consumers:  # consumers are fused into the forall level: no reduction loops
             return dims[:1] if self.loop_kind == "scf.for" else dims
@@ -271,9 +274,13 @@ class _Nest:
 
     def _search(self, members: frozenset[int]) -> Sizes | None:
         start = fit_tiles(self.search_dims(members), lambda s: self.fits(members, s))
-        if start is None and any(d.least > 1 or d.grain > 1 for d in self.search_dims(members)):
-            # CPU: nothing fits with register-sized tiles and K chunks; smaller ones, then
-            self._dims[members] = [replace(d, least=1 if d.key[0] == "d" else d.least, grain=1)
+        # CPU: when nothing fits with whole panels, register-sized tiles and K chunks, first tiles
+        # that are not whole panels, then smaller ones
+        for relax in ({"grain"}, {"grain", "least"}):
+            if start is not None or not any(d.least > 1 or d.grain > 1 for d in self.search_dims(members)):
+                break
+            self._dims[members] = [replace(d, grain=1 if d.key[0] == "d" or "least" in relax else d.grain,
+                                           least=1 if d.key[0] == "d" and "least" in relax else d.least)
                                    for d in self.search_dims(members)]
             start = fit_tiles(self.search_dims(members), lambda s: self.fits(members, s))
         if start is None or not self.traffic_searched(members):
