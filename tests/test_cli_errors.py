@@ -138,3 +138,29 @@ def test_output_never_overwrites_an_input(tmp_path: Path):
 def test_unwritable_output_leaves_nothing(tmp_path: Path):
     assert_error(run("generate", str(MATMUL), "-o", str(tmp_path / "no" / "dir" / "s.mlir")), "no such directory")
     assert not (tmp_path / "no").exists()
+
+
+def test_a_schedule_whose_result_does_not_execute_names_its_entry_line(tmp_path: Path):
+    """A CPU schedule that applies but leaves IR the execution cannot lower
+    (one_shot_bufferize without its options keeps the function's tensors):
+    verify names the schedule's entry sequence, and the line of the
+    transformed payload as such, not a temporary file."""
+    payload = write(tmp_path, "mm.mlir", "\n".join([
+        "func.func @mm(%a: tensor<32x64xf32>, %b: tensor<64x48xf32>) -> tensor<32x48xf32> {",
+        "  %z = arith.constant 0.0 : f32",
+        "  %e = tensor.empty() : tensor<32x48xf32>",
+        "  %f = linalg.fill ins(%z : f32) outs(%e : tensor<32x48xf32>) -> tensor<32x48xf32>",
+        "  %m = linalg.matmul ins(%a, %b : tensor<32x64xf32>, tensor<64x48xf32>) outs(%f : tensor<32x48xf32>)"
+        " -> tensor<32x48xf32>",
+        "  return %m : tensor<32x48xf32>", "}", ""]))
+    schedule = tmp_path / "s.mlir"
+    assert run("generate", str(payload), "--target", "cpu-avx512", "-o", str(schedule)).returncode == 0
+    lines = schedule.read_text().splitlines()
+    options = next(i for i, t in enumerate(lines) if "bufferize_function_boundaries = true" in t)
+    assert "one_shot_bufferize" in lines[options - 1]
+    del lines[options]
+    schedule.write_text("\n".join(lines) + "\n")
+    entry = next(i for i, t in enumerate(lines, 1) if "named_sequence @__transform_main" in t)
+    error = assert_error(run("verify", str(payload), str(schedule)), f"s.mlir:{entry}:", "does not execute",
+                         "of the transformed payload")
+    assert "schedgen-verify-" not in error

@@ -16,6 +16,8 @@ import numpy as np
 from pydantic import BaseModel, computed_field
 
 from schedgen.check.check import CheckReport, NestReport, format_check, inspect
+from schedgen.errors import ExecutionError
+from schedgen.ir.apply import not_executable
 from schedgen.ir.load import load
 from schedgen.model.payload import Payload
 from schedgen.progress import phase
@@ -113,8 +115,8 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
         else:
             inputs = random_inputs(list(model.arg_types), seed)
         phase("executing the original and the transformed payload")
-        expected, got = _execute(payload_path, transformed, model.func_name, inputs, opt, expected,
-                                 executed, (_digest(transformed), seed, str(inputs_path)))
+        expected, got = _execute(payload_path, (Path(schedule_path), transformed), model.func_name, inputs, opt,
+                                 expected, executed, (_digest(transformed), seed, str(inputs_path)))
     results = _checks(expected, got)
     if any(not r.ok and r.dtype in _HALF for r in results):
         phase("evaluating the payload in f32")
@@ -140,17 +142,22 @@ def _digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def _execute(payload: Path, transformed: Path, func: str, inputs: list[np.ndarray], opt: int,
+def _execute(payload: Path, transformed_by: tuple[Path, Path], func: str, inputs: list[np.ndarray], opt: int,
              expected: list[np.ndarray] | None, executed: dict[tuple[str, int, str], list[np.ndarray]] | None,
              key: tuple[str, int, str]) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The original's outputs (unless given) and the transformed payload's
     (unless in `executed`), both run at once in child processes that parse
-    the files themselves."""
+    the files themselves. `transformed_by`: the schedule and the payload it
+    transformed (a failure to run that one names the schedule)."""
+    schedule, transformed = transformed_by
     with ThreadPoolExecutor(max_workers=2) as pool:
         want = pool.submit(run_function, payload, func, inputs, opt_level=opt) if expected is None else None
         got = executed.get(key) if executed is not None else None
         if got is None:
-            got = run_function(transformed, func, inputs, opt_level=opt)
+            try:
+                got = run_function(transformed, func, inputs, opt_level=opt)
+            except ExecutionError as exc:
+                raise not_executable(schedule, transformed, exc.message) from None
         if executed is not None:
             executed[key] = got
         if want is not None:

@@ -91,6 +91,24 @@ def transform_payload(payload_path: Path | str, schedule_path: Path | str, entry
     return payload
 
 
+def not_executable(schedule_path: Path | str, transformed: Path | str, message: str,
+                   entry: str = ENTRY) -> SchedgenError:
+    """The error for a payload that `schedule_path` transformed but that does
+    not lower or run: no transform op failed, so it names the line of the
+    `entry` sequence, and says lines of the transformed payload as such (a
+    temporary file the user never saw; `schedgen apply -o` writes it)."""
+    where = str(schedule_path)
+    with contextlib.suppress(SchedgenError), new_context() as ctx:
+        sequence = _sequence(parse_file(Path(schedule_path), ctx, "schedule"), entry)
+        loc = sequence.location if sequence is not None else None
+        if loc is not None and loc.is_a_file():
+            where = f"{schedule_path}:{loc.start_line}"
+    said = re.sub(r'loc\("' + re.escape(str(transformed)) + r'":(\d+):\d+\)',
+                  r"line \1 of the transformed payload", message)
+    return SchedgenError(where, f"the payload @{entry} leaves does not execute "
+                         f"(`schedgen apply -o` writes it): {said}")
+
+
 def stages(schedule: ir.Module, entry: str = ENTRY) -> list[str]:
     """The sequences `entry` runs, in order: the ones it includes when it
     does nothing else (a CPU schedule: tiling, CPU levels, lowering), so

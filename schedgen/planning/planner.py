@@ -862,15 +862,20 @@ def _why_not_fusible(payload: Payload, cand: TileableOp, trial: frozenset[int]) 
         return NoteKind.SHARED_RESULT, f"its result is also used by {names}; fusing it would compute it twice"
     if len(cand.results) != 1:
         return NoteKind.NOT_FUSED, "multi-result ops are not fused"
-    if any(_reads_as_input_and_init(payload.ops[i], cand.index) for i in trial - {cand.index}):
+    if _read_as_input_and_init(payload, trial - {cand.index}, cand.index):
         # one fusion per use: the input's tile and the loop's shared output each get their own copy
-        return NoteKind.SHARED_RESULT, "an op reads it both as an input and as its init; fusing it would compute it twice"
+        return NoteKind.SHARED_RESULT, ("the nest reads it both as an input and as an init; fusing it would compute "
+                                        "it twice")
     return None
 
 
-def _reads_as_input_and_init(op: TileableOp, producer: int) -> bool:
-    reads = [o.is_init for o in op.operands if o.value.kind == "op" and o.value.index == producer]
-    return True in reads and False in reads
+def _read_as_input_and_init(payload: Payload, ops: frozenset[int], producer: int) -> bool:
+    """Whether the ops read `producer` both as an input and as an init, in one
+    op or in two (normalization's CSE merges equal fills: one feeds an op,
+    the other the root's init)."""
+    reads = {o.is_init for i in ops for o in payload.ops[i].operands
+             if o.value.kind == "op" and o.value.index == producer}
+    return reads == {True, False}
 
 
 def _fmt_sizes(root: TileableOp, sizes: Sizes) -> str:

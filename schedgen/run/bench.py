@@ -12,6 +12,8 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from schedgen.analysis.flops import payload_flops
+from schedgen.errors import ExecutionError
+from schedgen.ir.apply import not_executable
 from schedgen.ir.load import load_payload
 from schedgen.model.payload import Payload
 from schedgen.progress import progress
@@ -55,8 +57,13 @@ def bench(payload_path: Path | str, schedule_path: Path | str | None = None, thr
         bar.update()
         bar.status(f"compiling, {warmup} warm-up + {repeats}+ timed runs"
                    + (f" (at least {min_seconds:g} s)" if min_seconds else ""))
-        _, times = time_function(module, model.func_name, inputs, timeout=timeout, threads=threads, repeats=repeats,
-                                 warmup=warmup, min_seconds=min_seconds)
+        try:
+            _, times = time_function(module, model.func_name, inputs, timeout=timeout, threads=threads,
+                                     repeats=repeats, warmup=warmup, min_seconds=min_seconds)
+        except ExecutionError as exc:
+            if not schedule_path:
+                raise
+            raise not_executable(schedule_path, module, exc.message) from None
         bar.update()
     median = statistics.median(times)
     flops = payload_flops(model)
