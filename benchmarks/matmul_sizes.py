@@ -27,12 +27,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from idle import alone  # noqa: E402
 
 from schedgen.emit.schedule import render  # noqa: E402
 from schedgen.ir.load import load_payload  # noqa: E402
@@ -67,31 +68,6 @@ def payload(m: int, n: int, k: int) -> str:
             f"  %f = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}\n"
             f"  %r = linalg.matmul ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}\n"
             f"  return %r : {c}\n}}\n")
-
-
-def _busy() -> float:
-    """CPU seconds the whole machine has been busy (all cores)."""
-    with open("/proc/stat") as f:
-        fields = [int(x) for x in f.readline().split()[1:]]
-    user, nice, system, _idle, _iowait, irq, softirq, steal = fields[:8]
-    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
-
-
-def _ours() -> float:
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
-
-
-def alone(measure: Callable[[], float], tries: int = 3) -> tuple[float, bool]:
-    """(what `measure` returned, whether nothing else used the CPU meanwhile)."""
-    value = 0.0
-    for _ in range(tries):
-        busy, ours, start = _busy(), _ours(), time.perf_counter()
-        value = measure()
-        others = (_busy() - busy) - (_ours() - ours)
-        if others <= 0.1 * (time.perf_counter() - start):
-            return value, True
-    return value, False
 
 
 def numpy_seconds(m: int, n: int, k: int, threads: int, min_seconds: float) -> float:
