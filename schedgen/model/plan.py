@@ -127,7 +127,7 @@ class InnerTiling(BaseModel):
     cache_sizes: list[int] = []  # L1 level: reduction dims tiled by kc (0 = not tiled); [] = no such level
     register_sizes: list[int]  # register level (0 = not tiled)
     split_sizes: list[int] = []  # row reductions: tile_reduction_using_for chunks (partial results); [] = none
-    kind: str  # "contraction", "reduction", "transpose", "elementwise" or "pack" (one packed tile at a time)
+    kind: str  # "contraction", "reduction", "transpose", "elementwise", "pack" (one packed tile at a time) or "pad" (planes)
     accumulators: int = 0  # vector registers the register tile keeps live (contractions)
     scalar: str | None = None  # why the vectorizer leaves the register tile scalar (cpu_levels.scalar_reason)
 

@@ -175,6 +175,16 @@ def _inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTili
         # lowered transpose unrolled into thousands of vector ops.
         return InnerTiling(op=op.index, rank=len(extents), extents=extents,
                            register_sizes=_drop_unit([1] * len(extents), extents, op), kind="pack")
+    if op.name == "tensor.pad":
+        # Whole along the padded dims, one at a time along the others: a plane
+        # bufferizes into one fill and one copy of its interior. One element at
+        # a time (the elementwise rule finds no vector dim), each became an
+        # allocation and a copy: a mobilenet block's 144x30x30 pad took 1.0 of
+        # its 1.65 ms.
+        padded = {d for d, (s, n) in enumerate(zip(op.operands[0].shape, op.domain)) if s != n}
+        return InnerTiling(op=op.index, rank=len(extents), extents=extents, kind="pad",
+                           register_sizes=_drop_unit([0 if d in padded else 1 for d in range(len(extents))],
+                                                     extents, op))
     v, m = _vector_dims(op, extents)
     reg = [1 if k == "parallel" else 0 for k in op.iterators]
     if is_multiply_accumulate(op):
