@@ -24,6 +24,7 @@ from schedgen.cli import main
 from schedgen.emit.schedule import render
 from schedgen.ir.load import load_payload
 from schedgen.model.cpu import CpuInfo
+from schedgen.model.plan import Plan
 from schedgen.model.target import CPU_PRESETS, Target
 from schedgen.planning.planner import plan
 from schedgen.run.arrays import random_inputs
@@ -182,14 +183,28 @@ def test_odd_sizes_peel_the_register_kernel_remainders_and_vectorize_them(thread
     assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected]))
 
 
+def _applied_and_compared(payload: Path, p: Plan) -> str:
+    """The payload transformed by `p`'s schedule, once its numbers are
+    checked against the untransformed payload's."""
+    from schedgen.ir.apply import apply_schedule
+
+    schedule = payload.with_suffix(".cpu.mlir")
+    schedule.write_text(render(p))
+    transformed = apply_schedule(payload, schedule)
+    model = load_payload(payload)
+    inputs = random_inputs(list(model.arg_types), 0)
+    expected = run_function(payload.read_text(), model.func_name, inputs)
+    got = run_function(transformed, model.func_name, inputs)
+    assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected]))
+    return transformed
+
+
 def test_a_convolution_row_wider_than_a_register_is_whole_registers_and_a_peeled_rest(tmp_path: Path) -> None:
     """An NCHW convolution whose output rows are 28 wide (resnet's 28x28
     maps): panels of 16 lanes and a peeled last one of 12, not 28-wide
     vectors (LLVM assembled those element by element through the stack: 7
     GFLOP/s against 40 with the split). No FMA in the applied IR is wider
     than a register without being whole registers; the numbers match."""
-    from schedgen.ir.apply import apply_schedule
-
     payload = tmp_path / "conv28.mlir"
     payload.write_text((ROOT / "tests/data/conv_nchw.mlir").read_text()
                        .replace("1x16x12x12", "1x16x30x30").replace("1x16x10x10", "1x16x28x28")
@@ -198,17 +213,9 @@ def test_a_convolution_row_wider_than_a_register_is_whole_registers_and_a_peeled
     lanes = TARGET.cpu.lanes()
     conv = next(k for k in p.kernels if p.ops[k.contraction].name == "linalg.conv_2d_nchw_fchw")
     assert conv.panel_sizes[-1] == lanes and conv.remainder(conv.panel_sizes) == 28 - lanes
-    schedule = tmp_path / "conv28.cpu.mlir"
-    schedule.write_text(render(p))
-    transformed = apply_schedule(payload, schedule)
-    module = parse(transformed)
+    module = parse(_applied_and_compared(payload, p))
     widths = {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module) if op.name == "vector.fma"}
     assert 28 not in widths and all(w <= lanes or w % lanes == 0 for w in widths), sorted(widths)
-    model = load_payload(payload)
-    inputs = random_inputs(list(model.arg_types), 0)
-    expected = run_function(payload.read_text(), model.func_name, inputs)
-    got = run_function(transformed, model.func_name, inputs)
-    assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected]))
 
 
 def test_a_pad_is_tiled_by_planes_not_elements(tmp_path: Path) -> None:
@@ -216,8 +223,6 @@ def test_a_pad_is_tiled_by_planes_not_elements(tmp_path: Path) -> None:
     padded planes (one fill and one copy each), not element by element (an
     allocation and a copy per element: 1.0 of a mobilenet block's 1.65 ms).
     No allocation in the applied IR holds a single element; the numbers match."""
-    from schedgen.ir.apply import apply_schedule
-
     payload = tmp_path / "pad_conv.mlir"
     payload.write_text((ROOT / "tests/data/conv_nchw.mlir").read_text().replace(
         "    %zero = arith.constant 0.000000e+00 : f32\n",
@@ -231,17 +236,9 @@ def test_a_pad_is_tiled_by_planes_not_elements(tmp_path: Path) -> None:
     p = plan(load_payload(payload), TARGET)
     (pad,) = [t for t in p.inner if p.ops[t.op].name == "tensor.pad"]
     assert pad.kind == "pad" and pad.register_sizes[2:] == [0, 0] and 1 in pad.register_sizes[:2]
-    schedule = tmp_path / "pad_conv.cpu.mlir"
-    schedule.write_text(render(p))
-    transformed = apply_schedule(payload, schedule)
-    module = parse(transformed)
+    module = parse(_applied_and_compared(payload, p))
     allocs = [ir.MemRefType(op.results[0].type).shape for op in ops(module) if op.name == "memref.alloc"]
     assert allocs and all(prod(shape) > 1 for shape in allocs), allocs
-    model = load_payload(payload)
-    inputs = random_inputs(list(model.arg_types), 0)
-    expected = run_function(payload.read_text(), model.func_name, inputs)
-    got = run_function(transformed, model.func_name, inputs)
-    assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected]))
 
 
 def test_a_copied_partial_panel_fuses_into_the_epilogue_rows(tmp_path: Path) -> None:
@@ -249,22 +246,13 @@ def test_a_copied_partial_panel_fuses_into_the_epilogue_rows(tmp_path: Path) -> 
     its B panel copied and a last panel of 5 columns. The padded matmul's
     result reaches the epilogue through a slice of a dynamic slice; merged,
     the matmul still fuses into the rows, vectorizes, and the numbers match."""
-    from schedgen.ir.apply import apply_schedule
-
     payload = tmp_path / "mm_37.mlir"
     payload.write_text(_matmul_bias_relu(192, 37, 96))
     p = plan(load_payload(payload), TARGET)
     (k,) = p.kernels
     assert k.root != k.contraction and k.packed_operand == 1 and k.remainder(k.panel_sizes) == 37 % 32
-    schedule = tmp_path / "mm_37.cpu.mlir"
-    schedule.write_text(render(p))
-    transformed = apply_schedule(payload, schedule)
+    transformed = _applied_and_compared(payload, p)
     assert not dialect_ops(transformed, "linalg") and counts(transformed)["vector.fma"] > 0
-    model = load_payload(payload)
-    inputs = random_inputs(list(model.arg_types), 0)
-    expected = run_function(payload.read_text(), model.func_name, inputs)
-    got = run_function(transformed, model.func_name, inputs)
-    assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected]))
 
 
 def test_a_prime_row_count_keeps_register_sized_forall_tiles(tmp_path: Path) -> None:
