@@ -93,3 +93,24 @@ def test_reordered_half_sum_passes_and_a_dropped_tile_does_not():
     assert no_further(sequential, vectorized, wide, "bfloat16")[0]
     dropped = bf16_sum(x[:, :224], 16)  # one 32-wide tile of every row missing
     assert not no_further(sequential, dropped, wide, "bfloat16")[0]
+
+
+def test_a_result_further_than_the_original_passes_only_if_it_agrees_in_f32(tmp_path):
+    """verify's second look at a half-precision result further from the f32
+    evaluation than the original's: the transformed payload is evaluated in
+    f32 too. One that sums something else (an init of 64, not 0) stays a
+    mismatch; tests/fuzz_found/cpu_bf16_sum_rounds_worse.mlir is one whose
+    order only rounds worse and passes."""
+    from schedgen.check.verify import ResultCheck, _against_f32
+
+    text = ROW_SUM.replace("-> tensor<8xf32> {", "-> tensor<8xbf16> {").replace(
+        "  return %w : tensor<8xf32>", "  return %s : tensor<8xbf16>")
+    wrong = tmp_path / "wrong.mlir"
+    wrong.write_text(text.replace("%zero = arith.constant 0.0 : bf16", "%zero = arith.constant 64.0 : bf16"))
+    x = np.random.default_rng(2).uniform(-1, 1, (8, 512)).astype(ml_dtypes.bfloat16)
+    (expected,) = run_function(text, "rows", [x], opt_level=0)
+    (got,) = run_function(wrong.read_text(), "rows", [x], opt_level=0)
+    results = [ResultCheck(index=0, shape=[8], dtype="bfloat16", max_abs_err=64.0, max_rel_err=1.0, ok=False)]
+    _against_f32(results, (text, wrong), "rows", [x], [expected], [got], 0)
+    assert results[0].f32_err is not None and not results[0].ok
+    assert results[0].schedule_f32_ok is False

@@ -41,6 +41,8 @@ class ResultCheck(BaseModel):
     # the original's, to the payload evaluated in f32 (schedgen.run.widen)
     f32_err: float | None = None
     original_f32_err: float | None = None
+    # further than the original: whether the transformed payload, evaluated in f32 too, matches
+    schedule_f32_ok: bool | None = None
 
 
 class VerifyReport(BaseModel):
@@ -117,10 +119,11 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
         phase("executing the original and the transformed payload")
         expected, got = _execute(payload_path, (Path(schedule_path), transformed), model.func_name, inputs, opt,
                                  expected, executed, (_digest(transformed), seed, str(inputs_path)))
-    results = _checks(expected, got)
-    if any(not r.ok and r.dtype in _HALF for r in results):
-        phase("evaluating the payload in f32")
-        _against_f32(results, payload_path.read_text(), model.func_name, inputs, expected, got, opt)
+        results = _checks(expected, got)
+        if any(not r.ok and r.dtype in _HALF for r in results):
+            phase("evaluating the payload in f32")
+            _against_f32(results, (payload_path.read_text(), transformed), model.func_name, inputs, expected, got,
+                         opt)
     phase("")
     return VerifyReport(check=report, seed=seed, results=results,
                         inputs=None if inputs_path is None else str(inputs_path),
@@ -174,19 +177,33 @@ _REFERENCE_TOLERANCE = (1e-4, 1e-5)
 _HALF = ("float16", "bfloat16")
 
 
-def _against_f32(results: list[ResultCheck], payload_text: str, func_name: str, inputs: list[np.ndarray],
+def _against_f32(results: list[ResultCheck], texts: tuple[str, Path], func_name: str, inputs: list[np.ndarray],
                  expected: list[np.ndarray], got: list[np.ndarray], opt: int) -> None:
     """Judge the half-precision results that differ by more than the
     tolerance against the payload evaluated in f32: they pass when no
-    further from it than the original's own results."""
+    further from it than the original's own results, or else when the
+    transformed payload evaluated in f32 too agrees with it (to f32's
+    reassociation tolerance): then the two differ only in how their orders
+    round, not in what they sum. `texts`: the payload's text and the
+    transformed payload's file."""
+    payload_text, transformed = texts
     text = widened(payload_text, func_name)
     if text is None:
         return
-    wide = run_function(text, func_name, [a.astype(np.float32) if a.dtype.name in _HALF else a for a in inputs],
-                        opt_level=opt)
+    wide_inputs = [a.astype(np.float32) if a.dtype.name in _HALF else a for a in inputs]
+    wide = run_function(text, func_name, wide_inputs, opt_level=opt)
+    scheduled: list[np.ndarray] | None = None
     for r in results:
         if not r.ok and r.dtype in _HALF and r.index < len(got) and r.index < len(wide):
             r.ok, r.f32_err, r.original_f32_err = no_further(expected[r.index], got[r.index], wide[r.index], r.dtype)
+            if r.ok:
+                continue
+            if scheduled is None:
+                wide_schedule = widened(transformed.read_text(), func_name)
+                scheduled = [] if wide_schedule is None else run_function(wide_schedule, func_name, wide_inputs,
+                                                                           opt_level=opt)
+            if r.index < len(scheduled):
+                r.ok = r.schedule_f32_ok = compare([wide[r.index]], [scheduled[r.index]], ["float32"])[0].ok
 
 
 def _checks(expected: list[np.ndarray], got: list[np.ndarray],
@@ -207,7 +224,11 @@ def format_report(r: VerifyReport) -> str:
         if res.f32_err is not None:
             lines.append(f"    against the payload in f32: max abs err {res.f32_err:.3g} "
                          f"(the original's: {res.original_f32_err:.3g})"
-                         + ("  ok: as close as the original" if res.ok else "  further than the original"))
+                         + ("  ok: as close as the original" if res.ok and res.schedule_f32_ok is None
+                            else "  further than the original"))
+        if res.schedule_f32_ok is not None:
+            lines.append("    the transformed payload in f32 against the payload in f32: "
+                         + ("ok: the same sum, rounded in another order" if res.schedule_f32_ok else "MISMATCH"))
     if r.reference:
         lines.append(f"results (transformed vs the outputs saved in {r.inputs}):")
     for res in r.reference:

@@ -23,6 +23,11 @@ def _wide(t: ir.Type) -> ir.Type:
         return ir.F32Type.get()
     if isinstance(t, ir.RankedTensorType) and str(t.element_type) in _HALF:
         return ir.RankedTensorType.get(t.shape, ir.F32Type.get(), t.encoding)
+    # a transformed payload: buffers and vectors (a CPU schedule lowers to them)
+    if isinstance(t, ir.VectorType) and str(t.element_type) in _HALF:
+        return ir.VectorType.get(t.shape, ir.F32Type.get())
+    if isinstance(t, ir.MemRefType) and str(t.element_type) in _HALF:
+        return ir.MemRefType.get(t.shape, ir.F32Type.get(), t.layout, t.memory_space)
     if isinstance(t, ir.FunctionType):
         return ir.FunctionType.get([_wide(x) for x in t.inputs], [_wide(x) for x in t.results])
     return t
