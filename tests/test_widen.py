@@ -101,7 +101,7 @@ def test_a_result_further_than_the_original_passes_only_if_it_agrees_in_f32(tmp_
     f32 too. One that sums something else (an init of 64, not 0) stays a
     mismatch; tests/fuzz_found/cpu_bf16_sum_rounds_worse.mlir is one whose
     order only rounds worse and passes."""
-    from schedgen.check.verify import ResultCheck, _against_f32
+    from schedgen.check.verify import ResultCheck, judge_in_f32
 
     text = ROW_SUM.replace("-> tensor<8xf32> {", "-> tensor<8xbf16> {").replace(
         "  return %w : tensor<8xf32>", "  return %s : tensor<8xbf16>")
@@ -111,6 +111,6 @@ def test_a_result_further_than_the_original_passes_only_if_it_agrees_in_f32(tmp_
     (expected,) = run_function(text, "rows", [x], opt_level=0)
     (got,) = run_function(wrong.read_text(), "rows", [x], opt_level=0)
     results = [ResultCheck(index=0, shape=[8], dtype="bfloat16", max_abs_err=64.0, max_rel_err=1.0, ok=False)]
-    _against_f32(results, (text, wrong), "rows", [x], [expected], [got], 0)
+    judge_in_f32(results, (text, wrong), "rows", [x], [expected], [got], 0)
     assert results[0].f32_err is not None and not results[0].ok
     assert results[0].schedule_f32_ok is False

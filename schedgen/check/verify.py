@@ -122,7 +122,7 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
         results = _checks(expected, got)
         if any(not r.ok and r.dtype in _HALF for r in results):
             phase("evaluating the payload in f32")
-            _against_f32(results, (payload_path.read_text(), transformed), model.func_name, inputs, expected, got,
+            judge_in_f32(results, (payload_path.read_text(), transformed), model.func_name, inputs, expected, got,
                          opt)
     phase("")
     return VerifyReport(check=report, seed=seed, results=results,
@@ -177,7 +177,7 @@ _REFERENCE_TOLERANCE = (1e-4, 1e-5)
 _HALF = ("float16", "bfloat16")
 
 
-def _against_f32(results: list[ResultCheck], texts: tuple[str, Path], func_name: str, inputs: list[np.ndarray],
+def judge_in_f32(results: list[ResultCheck], texts: tuple[str, Path], func_name: str, inputs: list[np.ndarray],
                  expected: list[np.ndarray], got: list[np.ndarray], opt: int) -> None:
     """Judge the half-precision results that differ by more than the
     tolerance against the payload evaluated in f32: they pass when no
