@@ -189,8 +189,10 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "extents": k.extents, "accumulators": k.accumulators, "scalar": k.scalar,
         "packed": k.packed_operand, "pad_dims": k.pad_dims, "padding_values": k.padding_values,
         "nofold": [1 if i == k.packed_operand else 0 for i in range(len(k.padding_values))],
-        # a partial panel leaves the padded op's result behind a dynamic slice no folder removes
+        # a partial panel leaves the padded op's result behind a dynamic slice no folder removes;
+        # merged right before the padded op fuses, after the chain ops that read it
         "merge_slices": k.packed_operand is not None and not c_is_root and bool(k.remainder(k.panel_sizes)),
+        "merge_before": c_final,
         "copy_sizes": k.copy_sizes, "copy_loops": [f"{base}_cl{d}" for d, s in enumerate(k.copy_sizes) if s],
         # loops whose last tile is a remainder: peeled, innermost first (so that the inner peels are
         # copied into the outer remainders too)
