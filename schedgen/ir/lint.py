@@ -32,12 +32,22 @@ def _extent(e: ir.AffineExpr) -> int | None:
     return None
 
 
+def _loop_offset(v: ir.Value) -> bool:
+    """Whether `v` is a tiled loop's offset: its induction variable, through
+    affine.apply only. A tiled pad also bounds its source's slice with
+    `affine.min`s of clamped indices (a 1-row source under 2-row tiles of
+    its 4-row result): not a tile size, and no reason to refuse."""
+    while isinstance(v, ir.OpResult) and v.owner.name == "affine.apply" and len(v.owner.operands) == 1:
+        v = v.owner.operands[0]
+    return isinstance(v, ir.BlockArgument) and v.owner.owner.name in ("scf.forall", "scf.for")
+
+
 def oversized_tiles(func: ir.Operation) -> list[tuple[int, int]]:
     """(tile size, extent) of each tiled loop whose tile size exceeds the
     extent it tiles: an `affine.min (-d0 + C, T)` with T > C."""
     found = []
     for op in nested_ops(func):
-        if op.name != "affine.min":
+        if op.name != "affine.min" or len(op.operands) != 1 or not _loop_offset(op.operands[0]):
             continue
         results = ir.AffineMapAttr(op.attributes["map"]).value.results
         if len(results) != 2:
