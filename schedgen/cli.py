@@ -190,7 +190,7 @@ def _plan(args: argparse.Namespace) -> tuple[Plan, LoadedPayload]:
     from schedgen.planning.planner import plan
 
     target = load_target(args.target, args.memory)
-    loaded = load(args.payload, args.func, weights=False)  # planning never reads them
+    loaded = load(args.payload, args.func, weights=False, cpu=target.cpu is not None)  # planning never reads them
     return plan(loaded.model, target, FuseMode(args.fuse_mode), args.footprint, args.strict_groups,
                 tiling=tiling_script, source=loaded), loaded
 

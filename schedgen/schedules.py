@@ -24,9 +24,10 @@ def expected() -> dict[str, str]:
     relative payload paths so the text does not depend on the checkout."""
     out: dict[str, str] = {}
     for payload in sorted((ROOT / "payloads").glob("*.mlir")):
-        model = replace(load_payload(payload), path=str(payload.relative_to(ROOT)))
+        models = {cpu: replace(load_payload(payload, cpu=cpu), path=str(payload.relative_to(ROOT)))
+                  for cpu in (False, True)}
         for name, target in {**PRESETS, **CPU_PRESETS}.items():
-            out[f"{payload.stem}.{name}.mlir"] = render(plan(model, target))
+            out[f"{payload.stem}.{name}.mlir"] = render(plan(models[target.cpu is not None], target))
     return out
 
 

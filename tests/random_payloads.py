@@ -4,8 +4,8 @@ benchmarks/fuzz.py, and the one function both run on each example.
 A payload is a DAG of 1-30 tileable ops of one element type (f32, f16, bf16,
 i32, i8): fills, elementwise ops (unary, binary, binary with a broadcast
 operand), linalg.broadcast, reductions (add or max over some dims, with a
-fill init), linalg.transpose, linalg.matmul and linalg.conv_2d_nhwc_hwcf
-(with a fill init), and what front ends emit: reductions that keep their
+fill init), linalg.transpose, linalg.matmul, linalg.conv_2d_nhwc_hwcf and
+torch's linalg.conv_2d_nchw_fchw (with a fill init), and what front ends emit: reductions that keep their
 reduced dims as size 1, two-result generics (elementwise, or a sum and a
 max), linalg.softmax, tensor.pad, tensor.concat, linalg.pack with or
 without padding (and its unpack). Dims are static, 1 to 4096 each, the
@@ -191,17 +191,23 @@ class PayloadBuilder:
         self.ops += 1
         return v
 
-    def conv(self, x: int, f: int, stride: int) -> int:
+    def conv(self, x: int, f: int, stride: int, nchw: bool = False) -> int:
+        """An NHWC/HWCF convolution, or torch's NCHW/FCHW one (x and f in that layout)."""
         vx, vf = self.values[x], self.values[f]
-        n, h, w, _ = vx.shape
-        kh, kw, _, co = vf.shape
-        shape = (n, (h - kh) // stride + 1, (w - kw) // stride + 1, co)
+        if nchw:
+            (n, _, h, w), (co, _, kh, kw) = vx.shape, vf.shape
+            oh, ow = (h - kh) // stride + 1, (w - kw) // stride + 1
+            shape, name, attr = (n, co, oh, ow), "conv_2d_nchw_fchw", "vector"
+        else:
+            (n, h, w, _), (kh, kw, _, co) = vx.shape, vf.shape
+            oh, ow = (h - kh) // stride + 1, (w - kw) // stride + 1
+            shape, name, attr = (n, oh, ow, co), "conv_2d_nhwc_hwcf", "tensor"
         init = self.values[self.fill(shape)].name
         self._use(x, f)
         v = self._new(shape)
         t = self.tensor(shape)
-        self.body.append(f"{self.values[v].name} = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, "
-                         f"strides = dense<{stride}> : tensor<2xi64>}} ins({vx.name}, {vf.name} : "
+        self.body.append(f"{self.values[v].name} = linalg.{name} {{dilations = dense<1> : {attr}<2xi64>, "
+                         f"strides = dense<{stride}> : {attr}<2xi64>}} ins({vx.name}, {vf.name} : "
                          f"{self.tensor(vx.shape)}, {self.tensor(vf.shape)}) outs({init} : {t}) -> {t}")
         self.ops += 1
         return v
@@ -374,12 +380,16 @@ def _add_op(draw: st.DrawFn, b: PayloadBuilder, kind: str) -> None:
     elif kind == "conv":
         x = _pick(draw, b, lambda v: len(v.shape) == 4)
         x = x if x is not None else b.arg(_dims(draw, 4, MAX_ELEMENTS // 4))
+        nchw = draw(st.booleans())  # torch's layout: CPU schedules convert it into im2col and a matmul
         n, h, w, c = b.values[x].shape
+        if nchw:
+            n, c, h, w = b.values[x].shape
         kh, kw = draw(st.integers(1, min(h, 3))), draw(st.integers(1, min(w, 3)))
         stride = draw(st.sampled_from([1, 1, 2]))
         out = n * ((h - kh) // stride + 1) * ((w - kw) // stride + 1)
         limit = max(1, min(64, MAX_DOMAIN // (out * kh * kw * c), MAX_ELEMENTS // out, MAX_ELEMENTS // (kh * kw * c)))
-        b.conv(x, b.arg((kh, kw, c, draw(st.integers(1, limit)))), stride)
+        co = draw(st.integers(1, limit))
+        b.conv(x, b.arg((co, c, kh, kw) if nchw else (kh, kw, c, co)), stride, nchw)
 
 
 def _add_front_end_op(draw: st.DrawFn, b: PayloadBuilder, kind: str, k: int) -> None:

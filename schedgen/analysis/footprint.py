@@ -133,6 +133,11 @@ def forall_dims(op: TileableOp, sizes: tuple[int, ...] | list[int]) -> list[int]
     return tiled or par[:1]
 
 
+def aligned_to_grains(op: TileableOp, tiles: list[DimTile]) -> bool:
+    """Every dim a non-linear index reads is tiled in multiples of its grain (TileableOp.index_grains)."""
+    return all(op.tile_ok(d, tiles[d].size) for d, _ in op.index_grains)
+
+
 def root_tiles(op: TileableOp, sizes: tuple[int, ...]) -> list[DimTile]:
     # A dim the forall tiles moves with its loop, even in a one-trip loop: the
     # IR's slices are offset by its induction variable, so two reads of one
@@ -185,7 +190,7 @@ class TiledNest:
         own = [DimTile(op.domain[d], _FULL) for d in range(len(op.domain))]
         for k, d in enumerate(dims):
             own[d] = wanted[k]
-        return own
+        return own if aligned_to_grains(op, own) else None
 
     def consumer_tiles(self, idx: int) -> list[DimTile] | None:
         """The iteration tile of consumer `idx` if fused now (consumer
@@ -217,7 +222,7 @@ class TiledNest:
             return None
         if any(operand_tile(operand, tiles) != held for operand, held in sources):
             return None
-        return tiles
+        return tiles if aligned_to_grains(op, tiles) else None
 
     def add_consumer(self, idx: int) -> bool:
         return self._join(idx, self.consumer_tiles(idx))
@@ -356,6 +361,9 @@ def _grow(payload: Payload, root: int, members: frozenset[int], sizes: tuple[int
           reduced: Reduced, alignment: int = 1, consumers: tuple[int, ...] = (),
           in_loop: frozenset[int] = frozenset()) -> TiledNest | None:
     nest = TiledNest(payload, root, sizes, reduced, alignment, in_loop)
+    if not aligned_to_grains(payload.ops[root], nest.tiles[root]) or \
+            any(not payload.ops[o].tile_ok(d, size) for (o, d), size in reduced.items()):
+        return None
     for idx in sorted(members - {root} - set(consumers), reverse=True):  # users before producers
         if not nest.add(idx):
             return None

@@ -77,7 +77,7 @@ def graph_format(path: Path) -> str:
 def graph_text(plan: Plan, path: Path, payload: Payload | None = None) -> str:
     """What to write to `path`: DOT text, or for .svg what `dot -Tsvg` makes of it."""
     fmt = graph_format(path)
-    dot = render_dot(build_graph(plan, payload or load_payload(plan.payload, plan.func)))
+    dot = render_dot(build_graph(plan, payload or load_payload(plan.payload, plan.func, "img2col" in plan.normalize)))
     return dot if fmt == ".dot" else _svg(dot, path)
 
 

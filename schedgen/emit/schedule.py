@@ -8,6 +8,7 @@ import hashlib
 from collections import defaultdict
 
 from schedgen import __version__
+from schedgen.ir.normalize import IMG2COL
 from schedgen.model.payload import NON_STRUCTURED_TILEABLE
 from schedgen.model.plan import InnerTiling, LoopNest, Plan, RegisterKernel
 from schedgen.template_env import environment
@@ -253,7 +254,7 @@ def _render(plan: Plan) -> str:
     kernels = [_kernel_view(plan, k, i + 1) for i, k in enumerate(plan.kernels)]
     named = sorted({t.op for t in plan.inner}.union(*(k.ops for k in plan.kernels)))
     return template.render(plan=plan, version=__version__, groups=_groups(plan), cpu=plan.target.cpu,
-                           untiled_inner=untiled_inner, named_ops=named,
+                           untiled_inner=untiled_inner, named_ops=named, img2col=IMG2COL,
                            packs_panels=any(k.packed_operand is not None for k in plan.kernels),
                            has_packs=any(o.name in ("linalg.pack", "linalg.unpack") for o in plan.ops),
                            vectorize=not any(o.result_type.endswith("bf16>") for o in plan.ops),

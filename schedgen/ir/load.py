@@ -7,15 +7,15 @@ by position.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from math import prod
+from dataclasses import dataclass, replace
+from math import lcm, prod
 from pathlib import Path
 
 from mlir import ir
 
 from schedgen.errors import SchedgenError
 from schedgen.ir.context import new_context, parse_file, without_resources
-from schedgen.ir.normalize import generalize, needed_steps, normalize
+from schedgen.ir.normalize import generalize, img2col_convs, needed_steps, normalize
 from schedgen.ir.queries import (
     clone_module,
     find_func,
@@ -86,6 +86,52 @@ def _linear(expr: ir.AffineExpr) -> Linear | None:
     return None
 
 
+def _grains(expr: ir.AffineExpr, above: int = 1) -> dict[int, int] | None:
+    """Per dim of `expr`, the product of the divisors of the mods and floordivs
+    above it (`above`: those outside `expr`); None where the expression is
+    not a positive sum of such terms (a tile of it has no known slice)."""
+    if isinstance(expr, ir.AffineDimExpr):
+        return {expr.position: above}
+    if isinstance(expr, ir.AffineConstantExpr):
+        return {}
+    if isinstance(expr, (ir.AffineModExpr, ir.AffineFloorDivExpr)) and isinstance(expr.rhs, ir.AffineConstantExpr) \
+            and expr.rhs.value > 0:
+        return _grains(expr.lhs, above * expr.rhs.value)
+    if isinstance(expr, ir.AffineMulExpr) and isinstance(expr.rhs, ir.AffineConstantExpr) and expr.rhs.value > 0:
+        return _grains(expr.lhs, above)
+    if isinstance(expr, ir.AffineAddExpr):
+        lhs, rhs = _grains(expr.lhs, above), _grains(expr.rhs, above)
+        if lhs is None or rhs is None:
+            return None
+        return {d: lcm(lhs.get(d, 1), rhs.get(d, 1)) for d in lhs.keys() | rhs.keys()}
+    return None
+
+
+def _dims_of(expr: ir.AffineExpr) -> set[int]:
+    if isinstance(expr, ir.AffineDimExpr):
+        return {expr.position}
+    if isinstance(expr, ir.AffineBinaryExpr):
+        return _dims_of(expr.lhs) | _dims_of(expr.rhs)
+    return set()
+
+
+def _index_grains(maps: list[ir.AffineMap], domain: tuple[int | None, ...]) -> tuple[tuple[int, int], ...]:
+    """TileableOp.index_grains: per dim a non-linear index reads, the grain its
+    tiles must be multiples of (0: whole, also when the grain does not divide
+    the dim: its last tile would not be a multiple)."""
+    grains: dict[int, int] = {}
+    for m in maps:
+        for e in m.results:
+            if _linear(e) is not None:
+                continue
+            found = _grains(e)
+            for d in _dims_of(e):
+                g = found.get(d) if found is not None else None
+                g = 0 if g is None or grains.get(d) == 0 else lcm(g, grains.get(d, 1))
+                grains[d] = g if g and domain[d] and domain[d] % g == 0 else 0
+    return tuple(sorted(grains.items()))
+
+
 def _public_funcs(module: ir.Module) -> list[ir.OpView]:
     funcs = []
     for op in module.body.operations:
@@ -127,9 +173,9 @@ class LoadedPayload:
     text: bytes | None = None  # what was parsed, when not the file: without its weights
 
 
-def load(path: Path | str, func: str | None = None, weights: bool = True) -> LoadedPayload:
+def load(path: Path | str, func: str | None = None, weights: bool = True, cpu: bool = False) -> LoadedPayload:
     """Parse `path`, normalize it, build the model of one function and tag its
-    ops. `weights=False`: without the data of its resources (torch-mlir's
+    ops. `cpu`: normalized for a CPU target's schedule. `weights=False`: without the data of its resources (torch-mlir's
     weights), for a command that only plans (context.without_resources)."""
     path = Path(path)
     ctx = new_context()
@@ -137,18 +183,19 @@ def load(path: Path | str, func: str | None = None, weights: bool = True) -> Loa
     module = parse_file(path, ctx, "payload", text)
     with ctx, ir.Location.unknown():
         fn = select_function(module, str(path), func)
-        steps = needed_steps(fn.operation)
-        normalize(module, symbol(fn), steps)
+        steps = needed_steps(fn.operation, cpu)
+        convs = img2col_convs(fn.operation) if "img2col" in steps else ()
+        normalize(module, symbol(fn), steps, convs)
         generalized = clone_module(module)  # op order pairs the two up
         generalize(generalized.operation)
-        model = _build(module, generalized.operation, str(path), symbol(fn), steps)
+        model = replace(_build(module, generalized.operation, str(path), symbol(fn), steps), img2col_convs=convs)
         stamp_tags(module, model)
     return LoadedPayload(ctx, module, model, text)
 
 
-def load_payload(path: Path | str, func: str | None = None) -> Payload:
+def load_payload(path: Path | str, func: str | None = None, cpu: bool = False) -> Payload:
     """The payload model of one function of `path` (see `load`)."""
-    return load(path, func).model
+    return load(path, func, cpu=cpu).model
 
 
 # The transform interpreter rewrites ops in place; a pass pipeline would run
@@ -345,7 +392,7 @@ def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int
         body = tuple(b.operation.name for b in g.regions[0].blocks[0].operations
                      if b.operation.name != "linalg.yield")
         return TileableOp(index, o.name, line, col, tuple(d for d in domain if d is not None), iterators,
-                          tuple(operands), tuple(results), body)
+                          tuple(operands), tuple(results), body, index_grains=_index_grains(maps, domain))
 
     # tensor.pad, linalg.pack, linalg.unpack: all-parallel domains without
     # affine operand maps. pad and unpack iterate over the result; pack over

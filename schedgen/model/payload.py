@@ -90,6 +90,10 @@ class TileableOp:
     results: tuple[Result, ...]
     body_ops: tuple[str, ...] = ()  # op names in the (generalized) body, e.g. ("arith.addf", "arith.maximumf")
     unpacked_tiles: tuple[tuple[int, int], ...] = ()  # linalg.unpack: (domain dim, inner tile size) per tiled dim
+    # (dim, grain) per dim that a non-linear index (mod, floordiv: an im2col copy) reads. Tiling sizes an
+    # operand's slice as map(tile - 1) + 1, which such an index obeys only on tiles that are multiples of
+    # the product of its divisors (the grain); grain 0: only whole. Other tiles get wrong slices.
+    index_grains: tuple[tuple[int, int], ...] = ()
 
     @property
     def label(self) -> str:
@@ -99,6 +103,15 @@ class TileableOp:
     def side_effects(self) -> list[str]:
         """Body ops with side effects (an embedding's `cf.assert` bounds check)."""
         return sorted({b for b in self.body_ops if b in SIDE_EFFECTS})
+
+    def tile_ok(self, d: int, size: int) -> bool:
+        """Whether a tile of `size` along dim `d` keeps the slices of its non-linear indices right."""
+        grain = dict(self.index_grains).get(d)
+        return grain is None or size == self.domain[d] or (grain > 0 and size % grain == 0)
+
+    def index_grain(self, d: int) -> int | None:
+        """The multiple tiles along `d` must be (index_grains); 0: only whole; None: any."""
+        return dict(self.index_grains).get(d)
 
     def parallel_dims(self) -> list[int]:
         return [d for d, k in enumerate(self.iterators) if k == "parallel"]
@@ -129,6 +142,7 @@ class Payload:
     returns: tuple[ValueRef, ...]
     # schedgen.ir.normalize steps the schedule runs first (the model is of the IR after them)
     normalize: tuple[str, ...] = ()
+    img2col_convs: tuple[str, ...] = ()  # the operand types of the convolutions the img2col step converts
 
     def where(self, op: TileableOp) -> str:
         return f"{self.path}:{op.line}"

@@ -211,6 +211,7 @@ class Plan(BaseModel):
     kernels: list[RegisterKernel] = []  # contractions at register level; their ops are not in `inner`
     parallel_nests: list[int] = []  # ids of the nests whose scf.forall runs on all cores (scf.parallel)
     normalize: list[str] = []  # schedgen.ir.normalize steps the schedule runs before it matches ops
+    img2col_convs: list[str] = []  # operand types of the convolutions its img2col step converts
     traffic_bytes: int | None = None  # main-memory traffic of the whole plan
     traffic_lower_bound: int | None = None  # an I/O lower bound for the payload at this budget
 

@@ -152,7 +152,7 @@ def outer_grain(op: TileableOp, cpu: CpuInfo) -> dict[int, int]:
 
 def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTiling:
     """The op's register tiling, and whether the vectorizer takes it."""
-    t = _inner_tiling(op, extents, cpu)
+    t = _whole_where_needed(op, _inner_tiling(op, extents, cpu))
     tile = [s or e for s, e in zip(t.register_sizes or extents, extents)]
     reason = scalar_reason(op, tile)
     v, _ = _vector_dims(op, extents)
@@ -165,6 +165,19 @@ def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTilin
         if scalar_reason(op, retiled) is None:
             return t.model_copy(update={"register_sizes": reg})
     return t.model_copy(update={"scalar": reason})
+
+
+def _whole_where_needed(op: TileableOp, t: InnerTiling) -> InnerTiling:
+    """`t` with no level tiling a dim that a non-linear index reads (TileableOp.index_grains)."""
+    if not op.index_grains:
+        return t
+    grained = dict(op.index_grains)
+
+    def whole(sizes: list[int]) -> list[int]:
+        kept = [0 if d in grained else s for d, s in enumerate(sizes)]
+        return kept if any(kept) else []
+    return t.model_copy(update={"register_sizes": whole(t.register_sizes) or [0] * t.rank,
+                                "cache_sizes": whole(t.cache_sizes), "split_sizes": whole(t.split_sizes)})
 
 
 def _inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTiling:
@@ -484,7 +497,7 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
     `op` in an scf.for along a reduction dim (long K, two-level nests); its
     result is whole only after that loop and its init is the loop's
     accumulator, so nothing is fused into its tiles."""
-    if not is_multiply_accumulate(op) or op.index not in candidates:
+    if not is_multiply_accumulate(op) or op.index not in candidates or op.index_grains:
         return None
     ext = extents[op.index]
     out_dims = _output_dims(op)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Hashable
 from dataclasses import replace
-from math import prod
+from math import lcm, prod
 
 from schedgen.analysis.axis_groups import (
     AxisGroups,
@@ -130,9 +130,9 @@ class _Nest:
         dims = []
         parallel_axes = self.parallel_axes(members)
         for d in self.order:
-            if f"z{d}" not in parallel_axes:
+            if f"z{d}" not in parallel_axes or self.root.index_grain(d) == 0:
                 continue
-            sizes = tuple(1 if i == d else full[i] for i in range(len(full)))
+            sizes = tuple((self.root.index_grain(d) or 1) if i == d else full[i] for i in range(len(full)))
             tiles = nest_tiles(self.payload, self.root.index, members | set(self.consumers), sizes,
                                self.consumers, self._loop_chunks(), self.in_loop)
             # A producer in the reduction loop moves with every forall dim, or it would be computed again per tile.
@@ -169,8 +169,8 @@ class _Nest:
         inner = dict(self.root.unpacked_tiles)
         least = outer_least(self.root, self.cpu) if self.cpu is not None else {}
         grain = outer_grain(self.root, self.cpu) if self.cpu is not None else {}
-        dims = [SearchDim(("d", d), self.root.domain[d], multiple=inner.get(d, 1), least=least.get(d, 1),
-                          grain=grain.get(d, 1))
+        dims = [SearchDim(("d", d), self.root.domain[d], multiple=lcm(inner.get(d, 1), self.root.index_grain(d) or 1),
+                          least=least.get(d, 1), grain=grain.get(d, 1))
                 for d in self.tileable_dims(members)]
         if self.consumers:  # consumers are fused into the forall level: no reduction loops
             return dims[:1] if self.loop_kind == "scf.for" else dims
@@ -178,11 +178,13 @@ class _Nest:
         # with whole reduction dims (the probe below makes sure they fit so),
         # and the loop that in-loop producers are fused into.
         tiled = [self.root.index] + ([self.loop_op] if self.loop_op not in (None, self.root.index) else [])
-        return dims + [self._reduction_dim(i, d) for i in tiled for d in self.payload.ops[i].reduction_dims()]
+        return dims + [self._reduction_dim(i, d) for i in tiled for d in self.payload.ops[i].reduction_dims()
+                       if self.payload.ops[i].index_grain(d) != 0]
 
     def _reduction_dim(self, op: int, d: int) -> SearchDim:
         grain = reduction_grain(self.payload.ops[op]).get(d, 1) if self.cpu is not None else 1
-        return SearchDim(("r", op, d), self.payload.ops[op].domain[d], grain=grain)
+        return SearchDim(("r", op, d), self.payload.ops[op].domain[d], grain=grain,
+                         multiple=self.payload.ops[op].index_grain(d) or 1)
 
     def shape(self, members: frozenset[int], sizes: Sizes) -> NestShape:
         root_sizes = tuple(sizes.get(("d", d), n) for d, n in enumerate(self.root.domain))
@@ -424,7 +426,8 @@ def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
              for g in state.all_groups]
     result = Plan(payload=payload.path, func=payload.func_name, target=target, fuse_mode=mode,
                   ops=[op_ref(o) for o in payload.ops], nests=nests, untiled=untiled, footprint_mode=footprint_mode,
-                  precise_checks=checker.checks if checker else 0, groups=infos, normalize=list(payload.normalize))
+                  precise_checks=checker.checks if checker else 0, groups=infos, normalize=list(payload.normalize),
+                  img2col_convs=list(payload.img2col_convs))
     result.nests = [n.model_copy(update={"traffic_bytes": nest_traffic(payload, n).total}) for n in result.nests]
     result.traffic_bytes = plan_traffic(payload, result).total
     result.traffic_lower_bound = lower_bound(payload, target.memory_bytes)

@@ -330,7 +330,7 @@ class PreciseChecker:
         self.payload = payload
         self.target = target
         self.tiling = tiling  # a one-nest plan -> its tiling script
-        source = source or load(payload.path, payload.func_name)
+        source = source or load(payload.path, payload.func_name, cpu="img2col" in payload.normalize)
         self.ctx, self.module = source.ctx, source.module  # read only: nests are extracted into new modules
         with self.ctx:
             self.fn = find_func(self.module, payload.func_name)
