@@ -135,7 +135,7 @@ def main() -> int:
         cases = []
         for kernel in args.kernels:
             payload = ROOT / "payloads" / f"{kernel}.mlir"
-            model = load_payload(payload)
+            model = load_payload(payload, cpu=True)
             schedule = work / f"{kernel}.cpu-host.mlir"
             schedule.write_text(render(plan(model, target)))
             cases.append((kernel, payload, model, apply_schedule(payload, schedule),

@@ -63,7 +63,7 @@ class Entry:
 
 def prepare(payload: Path, work: Path) -> Entry:
     """The cpu-host schedule applied once (timing re-runs the same file)."""
-    model = load_payload(payload)
+    model = load_payload(payload, cpu=True)  # normalized for a CPU schedule (NCHW convolutions to im2col)
     schedule, transformed = work / f"{payload.stem}.schedule.mlir", work / f"{payload.stem}.applied.mlir"
     schedule.write_text(render(plan(model, host_target())))
     apply_isolated_to(payload, schedule, transformed)
