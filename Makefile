@@ -29,8 +29,11 @@ demo: $(STAMP)
 	@echo "== schedgen verify"
 	@$(BIN)/schedgen verify $(DEMO_PAYLOAD) $(DEMO_OUT)/schedule.mlir
 
+# Tests run in TEST_JOBS worker processes (pytest-xdist); CI's machine has 2 cores.
+TEST_JOBS ?= 2
+
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_JOBS)
 
 # Regenerate the checked-in schedules (tests/test_schedules_fresh.py checks them).
 schedules: $(STAMP)

@@ -44,3 +44,15 @@ def verified(original_outputs):
         return verify(payload, schedule, expected=original_outputs(payload), executed=executed, **kwargs)
 
     return run
+
+
+def assert_traffic_as_planned(nests) -> None:
+    """Every nest's main-memory traffic, measured on the applied IR
+    (analysis/measure_traffic.py), is the planner's figure: to the byte, but
+    that a window's last tile (a convolution's or a pool's input), clipped
+    at the input's edge, moves a little less than the model's full window."""
+    for n in nests:
+        if n.planned_traffic_bytes is not None:
+            assert n.traffic_exact and n.traffic_bytes is not None, (n.id, n.problem)
+            assert n.traffic_bytes <= n.planned_traffic_bytes <= 1.001 * n.traffic_bytes, \
+                (n.id, n.traffic_bytes, n.planned_traffic_bytes)

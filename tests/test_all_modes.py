@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import PAYLOADS
+from conftest import PAYLOADS, assert_traffic_as_planned
 
 from schedgen.cli import main as schedgen
 from schedgen.ir.apply import apply_schedule
@@ -39,6 +39,7 @@ def test_every_mode_and_preset_verifies(payload: Path, tmp_path: Path, verified)
             for nest in report.nests:
                 if nest.planned_bytes is not None:
                     assert nest.footprint_bytes <= nest.planned_bytes
+            assert_traffic_as_planned(report.nests)
             assert report.ok
             executed[transformed] = f"{target}/{mode.value}"
     assert executed

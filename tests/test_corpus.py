@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, assert_traffic_as_planned
 
 from schedgen.check.verify import verify
 from schedgen.cli import main as schedgen
@@ -43,4 +43,5 @@ def test_block_verifies_against_pytorch(payload: Path, target: str, tmp_path: Pa
     assert report.computed_once, report.check.recomputed
     if target != "cpu-host":
         assert report.budget_bytes == PRESETS[target].memory_bytes
+        assert_traffic_as_planned(report.nests)
     assert report.ok

@@ -34,7 +34,7 @@ def test_patterns_on_the_examples():
     assert groups("rfc_dag") == [("contraction", 1, (0, 1))]
     mlp = groups("mlp")
     assert [(p, pr) for p, pr, _ in mlp] == [("contraction", 2), ("contraction", 7), ("norm", 12)]
-    assert mlp[1][2] == (6, 7, 8, 9)  # fill, matmul, bias add, residual add
+    assert mlp[1][2] == (6, 7, 8)  # fill, matmul, bias add: the residual add reads a second full input
     assert mlp[2][2] == tuple(range(10, 28))  # torch-mlir's whole LayerNorm decomposition
 
 
@@ -143,7 +143,10 @@ def test_groups_stay_whole_in_the_transformed_ir(payload: Path, mode: str, tmp_p
         schedule = tmp_path / f"{target}.mlir"
         assert schedgen(["generate", str(payload), "--target", target, "--fuse-mode", mode, "-o", str(schedule)]) == 0
         where = placement(payload, schedule)
-        assert set(where) == set(lines.values())  # every op exactly once
+        # every op exactly once; but a nest's final CSE merges two fills of equal tiles (the
+        # layernorm's two zero accumulators): one fill then starts both reductions
+        merged = {i for i, line in lines.items() if line not in where}
+        assert set(where) <= set(lines.values()) and all(model.ops[i].name == "linalg.fill" for i in merged)
         for g in find_groups(model):
-            places = {where[lines[m]] for m in g.members}
+            places = {where[lines[m]] for m in g.members if m not in merged}
             assert len(places) == 1, (target, g, places)

@@ -298,3 +298,142 @@ def test_a_consumer_joins_a_contraction_nest_only_when_it_saves_traffic():
         for n in p.nests:
             if n.consumers and any(payload.ops[o.index].name.endswith("matmul") for o in n.ops):
                 assert all(t == 0 or t > 1 for t in n.tile_sizes), (target, n.id, n.tile_sizes)
+
+
+def test_a_tile_two_ops_read_is_one_tile_and_one_transfer(tmp_path: Path, verified):
+    """The layernorm's input is read by its mean and by its centering: one
+    tile of each row block, counted once in the footprint and the traffic,
+    and one slice in the applied IR (the schedule merges them with
+    apply_cse). The tiles grow to 16 rows, the traffic falls to the input
+    once, the output once and gamma/beta per tile; measured on the IR, the
+    same bytes."""
+    payload = load_payload(ROOT / "payloads/layernorm.mlir")
+    p = plan(payload, PRESETS["npu-256k"])
+    [nest] = p.nests
+    assert nest.tile_sizes == [16, 0] and nest.shared_tiles == ["%arg0"]
+    assert [i.bytes for i in nest.footprint_items if "one buffer" in i.what] == [0]
+    rows = 128 * 768 * 4
+    assert nest.traffic_bytes == 2 * rows + 8 * 2 * 768 * 4
+    sched = tmp_path / "ln.mlir"
+    assert schedgen(["generate", str(ROOT / "payloads/layernorm.mlir"), "-o", str(sched)]) == 0
+    assert "transform.apply_cse to %n1_loop5" in sched.read_text()
+    report = verified(ROOT / "payloads/layernorm.mlir", sched)
+    assert report.ok and all(r.max_abs_err == 0 for r in report.results)
+    [measured] = report.nests
+    assert measured.traffic_bytes == measured.planned_traffic_bytes == nest.traffic_bytes
+
+
+def test_per_contraction_bound_is_issue_15s_yardstick():
+    """Per contraction the larger of its operands and result moved once and
+    Hong-Kung, plus what no contraction accounts for: the BERT FFN's two
+    matmuls at npu-256k are 11.4 MB each (issue 15's 21.8 MiB for both),
+    plus the biases and the output. The strict bound is below it; every
+    plan's traffic is above the strict bound and above the bound of its
+    own nests."""
+    from schedgen.analysis.traffic import nests_bound, per_contraction_bound
+    from schedgen.model.plan import FuseMode
+
+    ffn = load_payload(ROOT / "benchmarks/payloads/bert_ffn.mlir")
+    mm = 4 * (128 * 768 + 768 * 3072 + 128 * 3072)
+    extra = 4 * (3072 + 768 + 128 * 768)  # the biases, read once, and the output, written once
+    assert per_contraction_bound(ffn, 262144) == 2 * mm + extra
+    assert abs(2 * mm / 2**20 - 21.75) < 0.01
+    for path in [*sorted((ROOT / "payloads").glob("*.mlir")), *sorted((ROOT / "benchmarks/payloads").glob("*.mlir"))]:
+        payload = load_payload(path)
+        for target in ("npu-256k", "cpu-l1"):
+            budget = PRESETS[target].memory_bytes
+            assert lower_bound(payload, budget) <= per_contraction_bound(payload, budget)
+            for mode in (FuseMode.MAX_PRODUCERS, FuseMode.NO_FUSE):  # the most and the least fused
+                p = plan(payload, PRESETS[target], mode)
+                assert p.traffic_bytes >= lower_bound(payload, budget), (path.stem, target, mode)
+                assert p.traffic_bytes >= nests_bound(payload, p, budget), (path.stem, target, mode)
+
+
+def test_matmul_chains_move_at_most_one_and_a_half_times_the_bound():
+    """Issue 15's acceptance on the matmul chains, max-producers (the mode
+    that fuses for traffic), against the per-contraction bound."""
+    from schedgen.analysis.traffic import per_contraction_bound
+
+    chains = [ROOT / f"payloads/{n}.mlir" for n in ("matmul_bias_relu", "matmul_long_k", "mlp")]
+    chains += sorted((ROOT / "benchmarks/payloads").glob("*.mlir"))
+    for path in chains:
+        payload = load_payload(path)
+        for target in ("npu-256k", "cpu-l1"):
+            p = plan(payload, PRESETS[target])
+            bound = per_contraction_bound(payload, PRESETS[target].memory_bytes)
+            assert p.traffic_bytes <= 1.5 * bound, (path.stem, target, p.traffic_bytes / bound)
+
+
+def test_a_pad_reads_its_source_once_and_writes_its_tiles(tmp_path: Path):
+    """A padded input tiled by rows: each tile reads the source rows it
+    holds (none in the padding) and writes its padded tile."""
+    path = tmp_path / "pad.mlir"
+    path.write_text("""
+func.func @pad(%x: tensor<1x8x30x30xf32>) -> tensor<1x8x32x32xf32> {
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %z : f32
+  } : tensor<1x8x30x30xf32> to tensor<1x8x32x32xf32>
+  return %p : tensor<1x8x32x32xf32>
+}
+""")
+    payload = load_payload(path)
+    nest = candidate_nest(payload, ROOMY, 0, {0}, (1, 8, 5, 32))
+    t = nest_traffic(payload, nest)
+    assert t.read == 4 * 8 * 30 * 30  # rows 0 and 31 are padding, the others come in once
+    assert t.written == 4 * 8 * 32 * 32
+
+
+def test_odd_sized_nests_use_most_of_the_budget():
+    """197 tokens (a prime): an elementwise nest once took 1-row tiles (1% of
+    the budget); with partial tiles every nest of the ViT block fills at
+    least half of it, on every memory preset."""
+    payload = load_payload(ROOT / "corpus/vit_block.mlir")
+    for target in PRESETS:
+        p = plan(payload, PRESETS[target])
+        assert all(2 * n.footprint_bytes >= n.budget_bytes for n in p.nests), \
+            [(n.id, n.tile_sizes, n.footprint_bytes) for n in p.nests if 2 * n.footprint_bytes < n.budget_bytes]
+
+
+def test_a_residual_add_takes_the_fuse_group_it_adds_to_whole(tmp_path: Path):
+    """The resnet block's residual add is not part of the second
+    convolution's group (it reads a second full input), but max-producers
+    fuses that group into the add's nest whole: the add, the relu after it
+    and the batch-normed convolution share one nest. Under the down block's
+    residual add, which two groups feed, at most one joins (one contraction
+    per nest this way): where it does not pay, the note gives the figures."""
+    from schedgen.analysis.fuse_groups import find_groups
+
+    block = load_payload(ROOT / "corpus/resnet_block.mlir")
+    [second] = [g for g in find_groups(block) if g.principal == 12]
+    p = plan(block, PRESETS["npu-256k"])
+    [nest] = [n for n in p.nests if n.root.index == 21]
+    assert set(second.members) | {20, 21} <= {o.index for o in nest.ops}
+    down = load_payload(ROOT / "corpus/resnet_down_block.mlir")
+    for target in ("npu-256k", "cpu-l1"):
+        p = plan(down, PRESETS[target])
+        [nest] = [n for n in p.nests if 28 in {o.index for o in n.ops}]  # the residual add's
+        convs = [o for o in nest.ops if o.name.startswith("linalg.conv")]
+        assert len(convs) <= 1, (target, convs)
+        notes = [note.text for note in nest.notes if note.text.startswith("fuse group of")]
+        assert convs or (notes and all("MB in a nest of its own" in t for t in notes)), target
+
+
+def test_a_one_trip_nest_keeps_its_loop(tmp_path: Path):
+    """The reuse_producer_dest fold canonicalizes the consumer nest's loop
+    only: on the function it folded every one-trip forall (the resnet
+    block's batch of 1), and max-size's convolution nests ran untiled on
+    whole tensors, three times the planned traffic."""
+    from schedgen.check.check import check
+    from schedgen.model.plan import FuseMode
+
+    payload = ROOT / "corpus/resnet_block.mlir"
+    sched = tmp_path / "s.mlir"
+    assert schedgen(["generate", str(payload), "--fuse-mode", "max-size", "-o", str(sched)]) == 0
+    report = check(payload, sched)
+    assert report.ok
+    # the batch norms' elementwise ops (op6-op10, op16-op19) stay in their convolutions' nests
+    assert not {u.label.split()[0] for u in report.untiled} & {f"op{i}" for i in [*range(6, 11), *range(16, 20)]}
+    measured = sum(n.traffic_bytes for n in report.nests) + sum(u.traffic_bytes for u in report.untiled)
+    assert measured == plan(load_payload(payload), PRESETS["npu-256k"], FuseMode.MAX_SIZE).traffic_bytes

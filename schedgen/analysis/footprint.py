@@ -28,20 +28,23 @@ accumulator): the measurement (analysis/measure.py) and the precise placement
 reuse that buffer the same way.
 
 bytes(tile) = product of tile extents * element size, rounded up to the
-target's alignment (so the estimate bounds any aligned placement). Inputs read by several
-ops are counted once per reading op: that is what the tiled IR holds before
-any CSE, and it keeps the estimate an upper bound of the independent
-measurement in `measure.py`. For tensor.pad / linalg.pack / linalg.unpack
+target's alignment (so the estimate bounds any aligned placement). A tile of
+a tensor from outside the nest that several ops read at the same offsets
+and sizes (a layernorm's input, read by its mean and by its centering) is
+one tile, counted once: the measurement in `measure.py` takes equal slices
+as one buffer, and on memory targets the schedule merges them with
+`apply_cse` (one transfer). For tensor.pad / linalg.pack / linalg.unpack
 (no affine operand maps) the input tile is taken as the result tile's
 element count at the input's element size.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from math import prod
 
-from schedgen.model.payload import Operand, Payload, TileableOp
+from schedgen.model.payload import Operand, Payload, TileableOp, index_span
 from schedgen.model.plan import LoopNest
 
 # A loop that moves a tile: ("d", root dim) for the forall loops, or
@@ -68,6 +71,12 @@ class NestShape:
     # Producers fused into a member's sequential reduction loop: their tiles are
     # read off their users' innermost tiles (a K chunk), not the forall tiles.
     in_loop: frozenset[int] = frozenset()
+
+
+# An outside tensor's tile as the nest reads it: the value and its symbolic
+# slice (equal keys: the same slice, one buffer).
+TileKey = tuple
+Item = tuple[str, tuple[int, ...], int, "TileKey | None"]  # what, shape, bytes, the outside tile it is
 
 
 @dataclass
@@ -105,13 +114,38 @@ def operand_tile(operand: Operand, tiles: list[DimTile]) -> list[DimTile] | None
         return None
     out = []
     for k, e in enumerate(operand.exprs):
-        if e is None:  # non-linear index: the whole dimension
-            out.append(DimTile(operand.shape[k], _FULL))
+        if e is None:  # non-linear index: the range it spans over the tile (else the whole dimension)
+            out.append(_nonlinear_tile(operand, k, tiles))
             continue
         size = sum(abs(c) * (tiles[d].size - 1) for d, c in e.coeffs) + 1
         offset = _combine([(c, tiles[d].offset) for d, c in e.coeffs], e.const)
         out.append(DimTile(min(size, operand.shape[k]), offset))
     return out
+
+
+def _nonlinear_tile(operand: Operand, k: int, tiles: list[DimTile]) -> DimTile:
+    """Dim `k` of an operand read through a non-linear index (an im2col
+    copy's input): the range the index spans over the tile, as the tiled IR
+    slices it (tiles are multiples of the index's grains, see
+    TileableOp.index_grains), bounded by the dim. Its offset names the index
+    and the loops that move the dims it reads: two reads are one slice only
+    if both agree."""
+    tree = operand.trees[k] if k < len(operand.trees) else None
+    span = index_span(tree, {d: t.size for d, t in enumerate(tiles)}) if tree is not None else None
+    if span is None:
+        return DimTile(operand.shape[k], _FULL)
+    loops = tuple(sorted({lp for d in _tree_dims(tree) for lp, _ in tiles[d].offset[0]}))
+    # coefficient 0: the dim never walks a loop's range in its steps (traffic counts each tile whole)
+    return DimTile(min(span[1] - span[0] + 1, operand.shape[k]),
+                   (tuple((lp, 0) for lp in loops), hash((tree, tuple(tiles[d].offset for d in _tree_dims(tree))))))
+
+
+def _tree_dims(tree: tuple) -> list[int]:
+    if tree[0] == "d":
+        return [tree[1]]
+    if tree[0] == "c":
+        return []
+    return _tree_dims(tree[1]) + (_tree_dims(tree[2]) if tree[0] == "+" else [])
 
 
 def _result_map_dims(op: TileableOp) -> list[int] | None:
@@ -165,8 +199,17 @@ class TiledNest:
         self.alignment = alignment
         self.tiles: dict[int, list[DimTile]] = {root: root_tiles(payload.ops[root], sizes)}
         self.members: set[int] = {root}
-        self.items: dict[int, list[tuple[str, tuple[int, ...], int]]] = {root: self._items(root)}
-        self.total = sum(b for _, _, b in self.items[root])
+        self.items: dict[int, list[Item]] = {}
+        self.readers: dict[TileKey, int] = {}  # outside tile -> how many member items read it
+        self.total = 0  # the items' bytes, each outside tile once
+        self._replace(root)
+
+    def copy(self) -> TiledNest:
+        """An independent copy (the payload shared)."""
+        other = copy.copy(self)
+        other.tiles, other.members, other.items, other.readers = \
+            dict(self.tiles), set(self.members), dict(self.items), dict(self.readers)
+        return other
 
     def producer_tiles(self, idx: int) -> list[DimTile] | None:
         """The forall-level tile of producer `idx` if fused now, or None when
@@ -237,12 +280,15 @@ class TiledNest:
             return None
         self.tiles[idx] = tiles
         self.members.add(idx)
+        before, saved = self.total, {u: self.items[u] for u in self._affected(idx) if u in self.items}
         try:
-            change = sum(b for _, _, b in self._items(idx))
-            for u in self._affected(idx) - {idx}:
-                change += sum(b for _, _, b in self._items(u)) - sum(b for _, _, b in self.items[u])
-            return change
+            for u in self._affected(idx):
+                self._replace(u)
+            return self.total - before
         finally:
+            for u in self._affected(idx):
+                self._replace(u, saved.get(u, []))
+            self.items.pop(idx, None)
             self.members.discard(idx)
             del self.tiles[idx]
 
@@ -257,10 +303,26 @@ class TiledNest:
         self.tiles[idx] = tiles
         self.members.add(idx)
         for op in self._affected(idx):
-            self.total -= sum(b for _, _, b in self.items.get(op, []))
-            self.items[op] = self._items(op)
-            self.total += sum(b for _, _, b in self.items[op])
+            self._replace(op)
         return True
+
+    def _replace(self, idx: int, items: list[Item] | None = None) -> None:
+        """Op `idx`'s items anew (or `items`), keeping the total: an outside
+        tile counts for its first reader only."""
+        for _, _, b, key in self.items.get(idx, []):
+            if key is not None:
+                self.readers[key] -= 1
+                if self.readers[key]:
+                    continue
+                del self.readers[key]
+            self.total -= b
+        self.items[idx] = self._items(idx) if items is None else items
+        for _, _, b, key in self.items[idx]:
+            if key is not None:
+                self.readers[key] = self.readers.get(key, 0) + 1
+                if self.readers[key] > 1:
+                    continue
+            self.total += b
 
     def _affected(self, idx: int) -> set[int]:
         """The members whose items change when `idx` joins: itself, its users
@@ -269,7 +331,8 @@ class TiledNest:
         rule)."""
         read = {o.value.index for o in self.payload.ops[idx].operands
                 if o.value.kind == "op" and o.value.index in self.members and o.value.index != idx}
-        return {idx, *self._users_in(idx), *(u for v in read for u in self._users_in(v))}
+        return {idx, *(u for u in self._users_in(idx) if u in self.items),
+                *(u for v in read for u in self._users_in(v) if u in self.items)}
 
     def _in_place_over(self, idx: int, inner: list[DimTile]) -> int | None:
         """The member whose result tile op `idx` (elementwise, its init from
@@ -306,11 +369,13 @@ class TiledNest:
             out.append(DimTile(size, _moved_by(("r", idx, d))) if size is not None and size < op.domain[d] else t)
         return out
 
-    def _items(self, idx: int) -> list[tuple[str, tuple[int, ...], int]]:
-        """What op `idx` adds to the footprint (formula in the module doc)."""
+    def _items(self, idx: int) -> list[Item]:
+        """What op `idx` adds to the footprint (formula in the module doc);
+        a tile of an outside tensor carries its key (counted once)."""
         op = self.payload.ops[idx]
         inner = self._inner(idx)
         fp = Footprint(alignment=self.alignment)
+        keys: dict[int, TileKey] = {}  # item position -> the outside tile it is
         for operand in op.operands:
             in_nest = operand.value.kind == "op" and operand.value.index in self.members
             if operand.is_init:
@@ -327,12 +392,14 @@ class TiledNest:
             shape = _result_shape(op, inner) if t is None else tuple(x.size for x in t)  # pad/pack/unpack
             if in_nest and t is not None and t == self._result_tile(operand.value.index):
                 continue
+            if not in_nest and t is not None:
+                keys[len(fp.items)] = (operand.value, tuple(t))
             fp.add(f"op{idx} reads {operand.value.label()}", shape, operand.element_bytes)
         if not any(o.is_init for o in op.operands):  # tensor.pad: result without init
             fp.add(f"op{idx} result", _result_shape(op, inner), op.results[0].element_bytes)
         if op.unpacked_tiles and not _aligned(op, inner):  # the whole inner tiles, unpacked, then sliced
             fp.add(f"op{idx} unpacked whole inner tiles", _unpacked_shape(op, inner), op.results[0].element_bytes)
-        return fp.items
+        return [(what, shape, b, keys.get(k)) for k, (what, shape, b) in enumerate(fp.items)]
 
     def _result_tile(self, idx: int) -> list[DimTile] | None:
         init = next((o for o in self.payload.ops[idx].operands if o.is_init), None)
@@ -340,11 +407,21 @@ class TiledNest:
 
     def footprint(self) -> Footprint:
         fp = Footprint(alignment=self.alignment)
+        first: dict[TileKey, str] = {}
         for idx in sorted(self.members, reverse=True):
-            for item in self.items[idx]:
-                fp.items.append(item)
-                fp.total += item[2]
+            for what, shape, b, key in self.items[idx]:
+                if key is not None and key in first:
+                    fp.items.append((f"{what}, the tile {first[key]} reads too (one buffer)", shape, 0))
+                    continue
+                if key is not None:
+                    first[key] = f"op{idx}"
+                fp.items.append((what, shape, b))
+                fp.total += b
         return fp
+
+    def shared_tiles(self) -> list[str]:
+        """The outside tensors of which several member items read one tile."""
+        return sorted({key[0].label() for key, n in self.readers.items() if n > 1})
 
 
 def nest_tiles(payload: Payload, root: int, members: frozenset[int], sizes: tuple[int, ...],

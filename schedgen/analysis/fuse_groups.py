@@ -9,9 +9,12 @@ gets an id, assigned to its principal; an op may belong to several groups.
 Patterns (matched on the payload model, generalized bodies):
   contraction   matmul / batch_matmul / any conv or pooling, its init
                 producer (fill, or a broadcast bias), then the chain of
-                elementwise ops it alone feeds whose other operands come from
-                outside (bias add, activation: relu / clamp / gelu / tanh /
-                sigmoid, cast)
+                elementwise ops it alone feeds whose other operands are
+                parameters from outside, read broadcast (bias add,
+                activation: relu / clamp / gelu / tanh / sigmoid, cast). A
+                second full-size operand (a residual add) ends the chain: it
+                is an input in its own right, and a nest that must hold it
+                keeps a second output-sized tile beside the accumulator
   softmax       max-reduce -> sub + exp -> sum-reduce -> div
   norm          layernorm / rmsnorm: a sum-reduce whose result reaches an
                 rsqrt, through to the last elementwise op after the rsqrt
@@ -100,10 +103,18 @@ def _contraction(payload: Payload, op: TileableOp) -> set[int] | None:
         members.add(init)
     current = op
     while (nxt := _only_user(payload, current)) is not None and is_elementwise(nxt) \
-            and all(i in members for i in _op_inputs(nxt)):
+            and all(i in members for i in _op_inputs(nxt)) and not _reads_full_input(nxt, members):
         members.add(nxt.index)
         current = nxt
     return members
+
+
+def _reads_full_input(op: TileableOp, members: set[int]) -> bool:
+    """Whether `op` reads a tensor from outside `members` along all its dims
+    (a residual), not a broadcast parameter."""
+    return any(not o.is_init and not (o.value.kind == "op" and o.value.index in members)
+               and o.exprs is not None and len({d for e in o.exprs if e is not None for d, _ in e.coeffs})
+               == len(op.domain) for o in op.operands)
 
 
 def _between(payload: Payload, sources: set[int], output: int) -> set[int]:

@@ -128,7 +128,7 @@ def dim_bound(v: ir.Value, dim: int) -> int | None:
             return _index_bound(owner.operands[dynamic.index(dim)]) if dim in dynamic else None
         if not is_tileable(owner.name):
             return None
-        inits = _inits(owner)
+        inits = init_operands(owner)
         if v.result_number >= len(inits):
             return None
         v = inits[v.result_number]
@@ -283,7 +283,7 @@ def _origin(v: ir.Value, produced: set) -> object | None:
             if owner in produced:
                 # A DPS result is its init's buffer when that init is itself
                 # a nest op's result (fill -> matmul accumulator).
-                inits = _inits(owner)
+                inits = init_operands(owner)
                 if v.result_number < len(inits):
                     tied = _origin(inits[v.result_number], produced)
                     if tied is not None:
@@ -310,7 +310,7 @@ def _origin(v: ir.Value, produced: set) -> object | None:
     return None
 
 
-def _inits(op: ir.Operation) -> list[ir.Value]:
+def init_operands(op: ir.Operation) -> list[ir.Value]:
     """The DPS init operands of a tileable op: on tensors, one per result,
     last among the operands (tensor.pad is not DPS: none)."""
     if op.name == "tensor.pad":
@@ -339,7 +339,7 @@ def _body_buffers(ops: list[ir.Operation]) -> tuple[list[Buffer], dict[int, int]
         return index[key]
 
     for pos, op in enumerate(ops, 1):
-        inits = _inits(op)
+        inits = init_operands(op)
         read = []
         for v in op.operands:
             if v in inits or not isinstance(v.type, ir.RankedTensorType):

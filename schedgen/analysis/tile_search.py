@@ -64,7 +64,8 @@ def fit_tiles(dims: Sequence[SearchDim], fits: Callable[[Sizes], bool],
     starting from `start` (default: every dim whole); None when even
     1-element tiles along every dim do not fit."""
     sizes: Sizes = dict(start) if start else {d.key: d.extent for d in dims}
-    options = {d.key: d.options() for d in dims}
+    # a start size the options lack (a partial tile, grown on by the precise check) is one of them
+    options = {d.key: sorted(set(d.options()) | ({sizes[d.key]} if d.key in sizes else set())) for d in dims}
     # Shrink: halve (to the next divisor) one dim at a time, in order.
     for d in dims:
         while not fits(sizes) and sizes[d.key] > options[d.key][0]:

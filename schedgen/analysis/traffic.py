@@ -10,13 +10,21 @@ does a tile of a producer fused into that loop. An
 untiled op reads its inputs and writes its results once. A fused producer's
 result never moves.
 
-The lower bound per contraction is Hong and Kung's 2*M*N*K / sqrt(S)
-elements (S: the local memory in elements), and for the payload at least
-every argument read once and every result written once.
+Two yardsticks. The strict lower bound holds for any plan: the compulsory
+traffic (every argument and constant read once, every result written
+once), or Hong and Kung's 2*M*N*K / sqrt(S) elements summed over the
+contractions (S: the local memory in elements), whichever is larger. The
+per-contraction bound is issue 15's: for each contraction the larger of its
+own compulsory traffic (every operand read once, its result written once)
+and its Hong-Kung figure, plus the compulsory traffic that no contraction
+accounts for. It is the larger of the two; a plan that keeps a contraction's
+operand or result in local memory (an MLP's hidden activation computed in
+the next matmul's K loop) can beat it, but never the strict bound.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from math import prod, sqrt
 
@@ -31,7 +39,7 @@ from schedgen.analysis.footprint import (
     two_level_tiles,
 )
 from schedgen.analysis.tile_search import tile_count
-from schedgen.model.payload import Operand, Payload, TileableOp, ValueRef
+from schedgen.model.payload import Operand, Payload, Result, TileableOp, ValueRef
 from schedgen.model.plan import LoopNest, Plan
 
 
@@ -100,6 +108,7 @@ def shape_traffic(payload: Payload, shape: NestShape, reuse_dest: bool = False,
     forall = {("d", d): (n, s) for d, (n, s) in enumerate(zip(root.domain, shape.root_tiles))}
     loops = {("r", i, d): (payload.ops[i].domain[d], s) for i, d, s in shape.reduction_tiles}
     read = written = 0
+    seen: set[tuple] = set()  # outside tiles already counted: ops reading one slice share its transfer
     for idx in tiled.members:
         op = payload.ops[idx]
         inner = tiled.inner(idx)
@@ -109,30 +118,62 @@ def shape_traffic(payload: Payload, shape: NestShape, reuse_dest: bool = False,
             if operand.is_init:
                 if (idx == root.index and not reuse_dest) or idx in consumers:
                     written += _moved_bytes(operand, t, forall, {})
-                if from_outside and _reads_init(payload, operand):  # an accumulator's start: once, kept across K
-                    read += _moved_bytes(operand, t, forall, {})
+                if from_outside and _reads_init(payload, operand) and (t is None or (operand.value, tuple(t)) not in seen):
+                    read += _moved_bytes(operand, t, forall, {})  # an accumulator's start: once, kept across K
+                    if t is not None:
+                        seen.add((operand.value, tuple(t)))
                 continue
             if not from_outside:
                 continue  # computed in the nest: never leaves the local memory
+            if op.name == "tensor.pad" and op.pad_low:
+                t = _pad_source_tile(op, operand, inner)
+            if t is not None:
+                if (operand.value, tuple(t)) in seen:
+                    continue
+                seen.add((operand.value, tuple(t)))
             read += _moved_bytes(operand, t, forall, loops)
+        if op.name == "tensor.pad" and (idx == root.index and not reuse_dest or idx in consumers):
+            written += _moved_bytes(op.results[0], inner, forall, {})  # no init: its result tile leaves
     return Traffic(read=read, written=written, tiles=tiles)
 
 
-def _moved_bytes(operand: Operand, t: list[DimTile] | None, forall: dict[tuple, tuple[int, int]],
+@dataclass(frozen=True)
+class _Clipped:
+    """A pad's source tile along one dim: the result tile's window shifted by
+    the low padding and clipped to the source (what the tile reads)."""
+
+    size: int
+    offset: tuple
+    low: int
+    extent: int  # the source's
+    result: int  # the pad result's extent (a last partial tile ends there)
+
+
+def _pad_source_tile(op: TileableOp, operand: Operand, inner: list[DimTile]) -> list:
+    return [_Clipped(x.size, x.offset, low, n, r) for x, low, n, r in
+            zip(inner, op.pad_low, operand.shape, op.results[0].shape)]
+
+
+def _moved_bytes(operand: Operand | Result, t: list | None, forall: dict[tuple, tuple[int, int]],
                  loops: dict[tuple, tuple[int, int]]) -> int:
     """Bytes of `operand` that move over a whole nest: its tile once per
     forall iteration and per trip of each sequential loop that moves it. A
     tile dim that walks one loop's range in that loop's steps moves that
-    range exactly (the last, partial tile moves only what it holds)."""
-    if t is None:  # pad/pack/unpack: the whole operand per iteration
+    range exactly (the last, partial tile moves only what it holds), and a
+    pad's source dim what its clipped windows hold."""
+    if t is None:  # pack/unpack: the whole operand per iteration
         return prod(operand.shape) * operand.element_bytes * prod(tile_count(n, s) for n, s in forall.values())
     moving = {lp for x in t for lp, _ in x.offset[0]}
     counted = {**forall, **{lp: v for lp, v in loops.items() if lp in moving}}
     factor, used = 1, set()
     for x in t:
         parts = x.offset[0]
-        lp = parts[0][0] if len(parts) == 1 and parts[0][1] == 1 else None
-        if lp in counted and lp not in used and counted[lp][1] == x.size:
+        lp = parts[0][0] if len(parts) == 1 else None
+        if isinstance(x, _Clipped) and (not parts or (lp in counted and lp not in used)):
+            coeff, (n, step) = (parts[0][1], counted[lp]) if parts else (0, (1, 1))
+            factor *= sum(_clip(coeff * v + x.offset[1], x) for v in range(0, n, step))
+            used.add(lp)
+        elif lp in counted and lp not in used and parts[0][1] == 1 and counted[lp][1] == x.size:
             factor *= counted[lp][0]  # the range the loop walks, remainder included
             used.add(lp)
         else:
@@ -140,11 +181,20 @@ def _moved_bytes(operand: Operand, t: list[DimTile] | None, forall: dict[tuple, 
     return factor * operand.element_bytes * prod(tile_count(n, s) for lp, (n, s) in counted.items() if lp not in used)
 
 
+def _clip(offset: int, x: _Clipped) -> int:
+    """Source elements a pad's result window [offset, offset + size) reads."""
+    end = min(offset + x.size, x.result)
+    return max(0, min(end - x.low, x.extent) - max(offset - x.low, 0))
+
+
 def _two_level_traffic(payload: Payload, nest: LoopNest) -> Traffic:
-    """Each op with an inner loop reads its input tiles and writes its result
-    tile on every trip (block-sized values between the ops' loops live in
-    main memory; an accumulator stays local until its loop ends); ops run
-    once per block read what comes from outside once per block."""
+    """An op with an inner loop moves a tile that walks with that loop on
+    every trip, and the others once per block (they stay in local memory
+    across it). Values an inner loop makes tile by tile are block-sized
+    tensors in main memory: written there, read back from there; an
+    accumulator carried by an inner loop, and everything an op run once per
+    block makes, stays local. The root's result leaves once per block
+    unless its own loop wrote it tile by tile."""
     root = payload.ops[nest.root.index]
     members = frozenset(o.index for o in nest.ops)
     axes = NestAxes(payload, root.index, AxisMap(payload))
@@ -153,22 +203,42 @@ def _two_level_traffic(payload: Payload, nest: LoopNest) -> Traffic:
     outer = {f"z{d}": t for d, t in enumerate(nest.tile_sizes) if t}
     blocks = prod(tile_count(n, t) for n, t in zip(root.domain, nest.tile_sizes) if t)
     inner = {axes.names(r.op)[r.dim]: r.size for r in nest.reduction_tiling}
+    tiled = {m: two_level_tiles(payload.ops[m], axes.names(m), outer, inner) for m in members}
+
+    def walks(t: list[DimTile] | None) -> bool:  # the tile moves with its op's inner loop
+        return t is not None and any(lp[0] == "a" for x in t for lp, _ in x.offset[0])
+
+    def in_memory(v: ValueRef) -> bool:  # a member's result made tile by tile: a block in main memory
+        if v.kind != "op" or v.index not in members:
+            return True
+        init = next((o for o in payload.ops[v.index].operands if o.is_init), None)
+        return init is not None and walks(operand_tile(init, tiled[v.index][0]))
+
     read = written = 0
     for m in members:
         op = payload.ops[m]
-        tiles, looped = two_level_tiles(op, axes.names(m), outer, inner)
-        own = [r for r in nest.reduction_tiling if r.op == m]
-        trips = prod(tile_count(r.extent, r.size) for r in own)
-        reduces = any(op.iterators[r.dim] == "reduction" for r in own)
+        tiles, looped = tiled[m]
+        trips = prod(tile_count(r.extent, r.size) for r in nest.reduction_tiling if r.op == m)
         for operand in op.operands:
             t = operand_tile(operand, tiles)
-            nbytes = prod(x.size for x in t) * operand.element_bytes if t is not None else 0
+            if t is None:
+                continue
+            nbytes = prod(x.size for x in t) * operand.element_bytes * blocks * (trips if walks(t) else 1)
+            v = operand.value
             if operand.is_init:
-                if looped or m == root.index:
-                    written += nbytes * (1 if reduces else trips) * blocks
-            elif not (operand.value.kind == "op" and operand.value.index in members and not looped):
-                read += nbytes * trips * blocks
+                if walks(t) or (m == root.index and not walks(t)):
+                    written += nbytes  # tile by tile into a block in memory, or the root's result per block
+                if _reads_init(payload, operand) and in_memory(v) and (v.kind == "op" and v.index in members
+                                                                        or payload_has_data(payload, v)):
+                    read += nbytes
+            elif in_memory(v):
+                read += nbytes
     return Traffic(read=read, written=written, tiles=blocks)
+
+
+def payload_has_data(payload: Payload, v: ValueRef) -> bool:
+    """Whether a value from outside a nest holds data (not a tensor.empty)."""
+    return not (v.kind == "other" and payload.others[v.index].name in ("tensor.empty", "bufferization.alloc_tensor"))
 
 
 def contraction_bound(op: TileableOp, memory_bytes: int) -> int:
@@ -217,3 +287,87 @@ def lower_bound(payload: Payload, memory_bytes: int) -> int:
     that multiply and accumulate, together."""
     return max(compulsory(payload), sum(contraction_bound(op, memory_bytes) for op in payload.ops
                                         if is_multiply_accumulate(op)))
+
+
+# Ops that only move data: a stored tensor reaching a contraction through them (a Linear's
+# transposed weight) is that contraction's operand, counted with it.
+_MOVES_ONLY = ("linalg.transpose", "linalg.broadcast", "linalg.copy")
+
+
+def per_contraction_bound(payload: Payload, memory_bytes: int, ops: Iterable[int] | None = None) -> int:
+    """Issue 15's yardstick: sum over contractions of max(operands read once
+    and result written once, Hong-Kung), plus every tensor read from outside
+    and every result used outside that no contraction accounts for, once.
+    `ops`: of these ops alone (one nest), what they read from the other ops
+    counting as stored and what the others read as returned."""
+    members = set(range(len(payload.ops))) if ops is None else set(ops)
+    stored: dict[tuple, int] = {}  # compulsory reads, by the tensor read
+    for i in members:
+        for o in payload.ops[i].operands:
+            source = None if o.is_init else _outside(payload, o.value, members)
+            if source is not None:
+                stored[source] = prod(o.shape) * o.element_bytes
+    returned = {(i, k): prod(r.shape) * r.element_bytes for i in members
+                for k, r in enumerate(payload.ops[i].results)
+                if any(u.kind != "op" or u.index not in members for u in r.users)
+                and (ops is not None or ValueRef("op", i, k) in payload.returns)}
+    total = 0
+    for i in sorted(members):
+        op = payload.ops[i]
+        if not is_multiply_accumulate(op):
+            continue
+        io = sum(prod(o.shape) * o.element_bytes for o in op.operands if not o.is_init)
+        io += sum(prod(r.shape) * r.element_bytes for r in op.results)
+        total += max(io, contraction_bound(op, memory_bytes))
+        for o in op.operands:
+            if not o.is_init:
+                for source in _sources_moved(payload, o.value, members):
+                    stored.pop(source, None)
+        for k in range(len(op.results)):
+            returned.pop((i, k), None)
+    return total + sum(stored.values()) + sum(returned.values())
+
+
+def _outside(payload: Payload, v: ValueRef, members: set[int]) -> tuple | None:
+    """What main memory a read of `v` by a member comes from: the argument or
+    constant it views, or the op outside `members` that computed it; None
+    when a member computes it (or it is computed from nothing stored, a fill's
+    tensor.empty)."""
+    source = _stored(payload, v)
+    if source is not None:
+        return source
+    if v.kind == "op":
+        return None if v.index in members else ("op", v.index, v.result)
+    other = payload.others[v.index]
+    return ("other", v.index) if other.computes else None
+
+
+def _sources_moved(payload: Payload, v: ValueRef, members: set[int]) -> list[tuple]:
+    """What `v` is read from (_outside), through member ops that only move data."""
+    source = _outside(payload, v, members)
+    if source is not None:
+        return [source]
+    if v.kind != "op":
+        return []
+    op = payload.ops[v.index]
+    if op.name not in _MOVES_ONLY and not (op.name == "linalg.generic" and op.body_ops == ("linalg.yield",)):
+        return []
+    return [s for o in op.operands if not o.is_init for s in _sources_moved(payload, o.value, members)]
+
+
+def nests_bound(payload: Payload, plan: Plan, memory_bytes: int) -> int:
+    """A lower bound for any plan with `plan`'s nests, tiled however: each
+    nest (and untiled op) reads every tensor it takes from outside at least
+    once and writes every result used outside once, or moves its
+    contractions' Hong-Kung figure, whichever is larger. The fuse mode
+    decides the nests; this says what is left to the tiles."""
+    groups = [{o.index for o in n.ops} for n in plan.nests] + [{u.op.index} for u in plan.untiled]
+    total = 0
+    for g in groups:
+        read = {src: prod(o.shape) * o.element_bytes for i in g for o in payload.ops[i].operands
+                if not o.is_init and (src := _outside(payload, o.value, g)) is not None}
+        written = sum(prod(r.shape) * r.element_bytes for i in g for r in payload.ops[i].results
+                      if any(u.kind != "op" or u.index not in g for u in r.users))
+        hk = sum(contraction_bound(payload.ops[i], memory_bytes) for i in g if is_multiply_accumulate(payload.ops[i]))
+        total += max(sum(read.values()) + written, hk)
+    return total

@@ -41,6 +41,7 @@ from schedgen.analysis.measure import (
     owner_op,
     walk_ops,
 )
+from schedgen.analysis.measure_traffic import measured_traffic
 from schedgen.errors import SchedgenError
 from schedgen.ir.apply import (
     ENTRY,
@@ -108,6 +109,11 @@ class NestReport(BaseModel):
     planned_bytes: int | None = None  # the planner's figure, recorded in the schedule
     budget_bytes: int
     problem: str | None = None
+    # Main-memory bytes read and written, measured on the IR (None: a loop with dynamic bounds),
+    # whether that is exact (not every partial tile's size evaluated), and the planner's figure.
+    traffic_bytes: int | None = None
+    traffic_exact: bool = True
+    planned_traffic_bytes: int | None = None
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -121,6 +127,7 @@ class UntiledReport(BaseModel):
     footprint_bytes: int | None
     budget_bytes: int
     read_by_nests: list[int]  # nests whose loops read its whole result
+    traffic_bytes: int | None = None  # its operands read and results written once
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -320,9 +327,10 @@ def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, 
         orig = _payload_op(model, o, by_loc)
         readers = {loops.index(t) + 1 for r in o.results for use in r.uses
                    if (t := _top_level(owner_op(use))) in loops}
+        moved = measured_traffic(o)
         untiled.append(UntiledReport(label=orig.label if orig else o.name, payload_line=line_of(o),
                                      footprint_bytes=u.footprint_bytes, budget_bytes=budget,
-                                     read_by_nests=sorted(readers)))
+                                     read_by_nests=sorted(readers), traffic_bytes=moved.total if moved else None))
     recomputed = _work_done(model, module, func, loops, nests, by_loc, schedule)
     report = CheckReport(payload=payload, schedule=schedule, func=model.func_name, budget_bytes=budget,
                          footprint=mode, nests=nests, untiled=untiled, recomputed=recomputed,
@@ -339,11 +347,16 @@ def _nest_reports(loops: list[ir.Operation], measured: Measurement, info: Schedu
     for k, (loop, m) in enumerate(zip(loops, measured.nests)):
         inner = [loop_info(lp) for lp in [loop, *(o for o in walk_ops(loop) if o.name in LOOPS)]]
         planned = next((n for o in walk_ops(loop) if (n := _int_attr(o, NEST)) is not None), None)
+        moved = measured_traffic(loop)
         nests.append(NestReport(id=k + 1, loop=loop.name, payload_line=line_of(loop), schedule_line=_origin(loop),
                                 planned_nest=planned, loops=inner, ops=[], footprint_bytes=m.footprint_bytes,
                                 planned_bytes=info.nest_footprints[planned - 1]
                                 if planned and planned <= len(info.nest_footprints) else None,
-                                budget_bytes=budget, problem=m.problem))
+                                budget_bytes=budget, problem=m.problem,
+                                traffic_bytes=moved.total if moved else None,
+                                traffic_exact=moved.exact if moved else False,
+                                planned_traffic_bytes=info.nest_traffic[planned - 1] or None
+                                if planned and planned <= len(info.nest_traffic) else None))
     return nests
 
 
@@ -446,6 +459,10 @@ def format_check(r: CheckReport) -> str:
         plan = f" (the schedule's nest {n.planned_nest})" if n.planned_nest not in (None, n.id) else ""
         lines.append(f"nest {n.id}{plan}: {n.loop} at payload line {n.payload_line}, made at {made}: "
                      f"footprint {fp}{planned} / {n.budget_bytes} bytes  {'ok' if n.ok else 'OVER BUDGET'}")
+        if n.traffic_bytes is not None:
+            bound = "" if n.traffic_exact else " at most"
+            planned_t = f" [planned {n.planned_traffic_bytes / 1e6:.3f}]" if n.planned_traffic_bytes else ""
+            lines.append(f"  main-memory traffic:{bound} {n.traffic_bytes / 1e6:.3f}{planned_t} MB")
         for lp in n.loops:
             trips = "x".join("?" if t is None else str(t) for t in lp.trips)
             at = f", made at line {lp.schedule_line}" if lp.schedule_line else ""
@@ -467,6 +484,9 @@ def format_check(r: CheckReport) -> str:
     counts = ", ".join(f"{k} {r.op_counts_transformed.get(k, 0)}/{v}" for k, v in r.op_counts_original.items())
     if any(t is None for n in r.nests for o in n.ops for t in o.tile):
         lines.append("  (* partial tiles: at most that size; their work is not counted)")
+    traffic = [n.traffic_bytes for n in r.nests] + [u.traffic_bytes for u in r.untiled]
+    if traffic and None not in traffic:
+        lines.append(f"main-memory traffic in all: {sum(traffic) / 1e6:.3f} MB")  # type: ignore[arg-type]
     lines.append(f"ops after/before: {counts}")
     for v in r.violations:
         lines.append(f"violation: {v}")

@@ -78,6 +78,9 @@ def _nest_view(plan: Plan, n: LoopNest, kernel_views: list[dict]) -> dict:
         "analytic": n.analytic_footprint_bytes, "buffers": len(n.local_buffers),
         "loop_kind": n.loop_kind, "root_var": _var(n.root.index), "tiled": f"n{n.id}_op{n.root.index}", "loop": loop,
         "final_loop": current, "parallel": n.id in plan.parallel_nests,
+        # memory targets only: a CPU reads a shared tile from its cache either way, and CSE
+        # there could merge ops named for @schedgen_cpu_levels
+        "shared_tiles": ", ".join(n.shared_tiles) if plan.target.cpu is None else "",
         "producers": producers, "reduction_loops": reduction_loops, "consumers": consumers,
         "loop_producers": loop_producers, "loop_into_label": f"op{n.loop_into}",
         "loop_producer_labels": ", ".join(f"op{p.index}" for p in n.loop_producers),

@@ -42,6 +42,7 @@ class ScheduleInfo:
     alignment_bytes: int = 1
     footprint: str = "analytic"
     nest_footprints: tuple[int, ...] = ()  # the planner's figure per nest, by nest id (1, 2, ...)
+    nest_traffic: tuple[int, ...] = ()  # the planner's main-memory traffic per nest, by nest id
     tile_stage: bool = False  # has @schedgen_tile (a CPU schedule: tiling, then CPU levels and lowering)
 
 
@@ -63,9 +64,10 @@ def schedule_info(schedule: ir.Module) -> ScheduleInfo:
     memory = ir.IntegerAttr(attrs["schedgen.memory_bytes"]).value if "schedgen.memory_bytes" in attrs else None
     align = ir.IntegerAttr(attrs["schedgen.alignment_bytes"]).value if "schedgen.alignment_bytes" in attrs else 1
     mode = ir.StringAttr(attrs["schedgen.footprint"]).value if "schedgen.footprint" in attrs else "analytic"
-    planned = tuple(ir.IntegerAttr(a).value for a in ir.ArrayAttr(attrs["schedgen.nest_footprints"])) \
-        if "schedgen.nest_footprints" in attrs else ()
-    return ScheduleInfo(func, target, memory, align, mode, planned, _sequence(schedule, TILE_STAGE) is not None)
+    planned, traffic = (tuple(ir.IntegerAttr(a).value for a in ir.ArrayAttr(attrs[f"schedgen.{k}"]))
+                        if f"schedgen.{k}" in attrs else () for k in ("nest_footprints", "nest_traffic"))
+    return ScheduleInfo(func, target, memory, align, mode, planned, traffic,
+                        _sequence(schedule, TILE_STAGE) is not None)
 
 
 def apply_schedule(payload_path: Path | str, schedule_path: Path | str) -> str:

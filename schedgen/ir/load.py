@@ -86,6 +86,23 @@ def _linear(expr: ir.AffineExpr) -> Linear | None:
     return None
 
 
+def _tree(expr: ir.AffineExpr) -> tuple | None:
+    """A non-linear index as a payload.IndexTree (None: a form it cannot bound)."""
+    if isinstance(expr, ir.AffineDimExpr):
+        return ("d", expr.position)
+    if isinstance(expr, ir.AffineConstantExpr):
+        return ("c", expr.value)
+    if isinstance(expr, ir.AffineAddExpr):
+        lhs, rhs = _tree(expr.lhs), _tree(expr.rhs)
+        return None if lhs is None or rhs is None else ("+", lhs, rhs)
+    kinds = ((ir.AffineMulExpr, "*"), (ir.AffineFloorDivExpr, "//"), (ir.AffineModExpr, "%"))
+    for cls, kind in kinds:
+        if isinstance(expr, cls) and isinstance(expr.rhs, ir.AffineConstantExpr) and expr.rhs.value > 0:
+            lhs = _tree(expr.lhs)
+            return None if lhs is None else (kind, lhs, expr.rhs.value)
+    return None
+
+
 def _grains(expr: ir.AffineExpr, above: int = 1) -> dict[int, int] | None:
     """Per dim of `expr`, the product of the divisors of the mods and floordivs
     above it (`above`: those outside `expr`); None where the expression is
@@ -376,16 +393,7 @@ def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int
     if g.name == "linalg.generic":
         maps = indexing_maps(g)
         iterators = iterator_kinds(g)
-        n_inputs = len(g.operands) - len(g.results)
-        args = g.regions[0].blocks[0].arguments
-        operands = []
-        for i, (v, m) in enumerate(zip(g.operands, maps)):
-            s = shaped(v)
-            if s is None:  # scalar operand (linalg.fill's value)
-                continue
-            exprs = tuple(_linear(e) for e in m.results)
-            reads = i < n_inputs or any(True for _ in args[i].uses)
-            operands.append(Operand(producer[o.operands[i]], s[0], s[1], s[2], i >= n_inputs, str(m), exprs, reads))
+        operands = _generic_operands(o, g, maps, producer, shaped)
         domain = iteration_domain(g)
         if any(d is None for d in domain):
             raise SchedgenError(where, "cannot derive static loop ranges from the indexing maps", op=o.name)
@@ -412,7 +420,32 @@ def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int
             exprs = tuple(Linear(((k, 1),), 0) if k < len(domain_t) else None for k in range(len(s[0])))
         operands.append(Operand(producer[v], s[0], s[1], s[2], is_init, None, exprs, not is_init))
     return TileableOp(index, o.name, line, col, domain_t, ("parallel",) * len(domain_t),
-                      tuple(operands), tuple(results), unpacked_tiles=_unpacked_tiles(o))
+                      tuple(operands), tuple(results), unpacked_tiles=_unpacked_tiles(o), pad_low=_pad_low(o))
+
+
+def _generic_operands(o: ir.Operation, g: ir.Operation, maps: list[ir.AffineMap],
+                      producer: dict[ir.Value, ValueRef], shaped) -> list[Operand]:
+    """The tensor operands of `o`, read off its generalized form `g`."""
+    n_inputs = len(g.operands) - len(g.results)
+    args = g.regions[0].blocks[0].arguments
+    operands = []
+    for i, (v, m) in enumerate(zip(g.operands, maps)):
+        s = shaped(v)
+        if s is None:  # scalar operand (linalg.fill's value)
+            continue
+        exprs = tuple(_linear(e) for e in m.results)
+        reads = i < n_inputs or any(True for _ in args[i].uses)
+        trees = tuple(None if x is not None else _tree(e) for x, e in zip(exprs, m.results)) if None in exprs else ()
+        operands.append(Operand(producer[o.operands[i]], s[0], s[1], s[2], i >= n_inputs, str(m), exprs, reads, trees))
+    return operands
+
+
+def _pad_low(o: ir.Operation) -> tuple[int, ...]:
+    """A tensor.pad's static low padding per dim (() when any is dynamic)."""
+    if o.name != "tensor.pad":
+        return ()
+    low = tuple(ir.DenseI64ArrayAttr(o.attributes["static_low"]))
+    return () if any(ir.ShapedType.is_dynamic_size(n) for n in low) else low
 
 
 def _unpacked_tiles(o: ir.Operation) -> tuple[tuple[int, int], ...]:

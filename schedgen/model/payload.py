@@ -57,6 +57,37 @@ class Linear:
         return self.coeffs[0][0] if len(self.coeffs) == 1 and self.coeffs[0][1] == 1 and self.const == 0 else None
 
 
+# A non-linear index (an im2col copy's `(d2 floordiv 14) * 2 + (d1 mod 9) floordiv 3`) as a tree:
+# ("d", dim) | ("c", value) | ("+", a, b) | ("*", a, k) | ("//", a, k) | ("%", a, k), k > 0 constants.
+IndexTree = tuple
+
+
+def index_span(tree: IndexTree, sizes: dict[int, int]) -> tuple[int, int] | None:
+    """The smallest and largest value of the index over a tile of `sizes`
+    elements per dim, starting at 0 (interval arithmetic: a tile that is a
+    multiple of the index's grains spans the same range at any aligned
+    offset). None where the tree has a form it cannot bound."""
+    kind = tree[0]
+    if kind == "d":
+        return 0, sizes[tree[1]] - 1
+    if kind == "c":
+        return tree[1], tree[1]
+    a = index_span(tree[1], sizes)
+    if a is None:
+        return None
+    if kind == "+":
+        b = index_span(tree[2], sizes)
+        return None if b is None else (a[0] + b[0], a[1] + b[1])
+    k = tree[2]
+    if kind == "*":
+        return a[0] * k, a[1] * k
+    if kind == "//":
+        return a[0] // k, a[1] // k
+    if kind == "%":
+        return (a[0] % k, a[1] % k) if a[0] // k == a[1] // k else (0, k - 1)
+    return None
+
+
 @dataclass(frozen=True)
 class Operand:
     value: ValueRef
@@ -67,6 +98,7 @@ class Operand:
     indexing_map: str | None  # printed affine map; None for pad/pack/unpack
     exprs: tuple[Linear | None, ...] | None
     reads: bool = True  # an init: the body reads its value (an accumulator), so it comes in too
+    trees: tuple[IndexTree | None, ...] = ()  # per result of the map: the non-linear ones (exprs None) as trees
 
 
 @dataclass(frozen=True)
@@ -94,6 +126,7 @@ class TileableOp:
     # operand's slice as map(tile - 1) + 1, which such an index obeys only on tiles that are multiples of
     # the product of its divisors (the grain); grain 0: only whole. Other tiles get wrong slices.
     index_grains: tuple[tuple[int, int], ...] = ()
+    pad_low: tuple[int, ...] = ()  # tensor.pad: the padding before each dim (static), for what a tile reads
 
     @property
     def label(self) -> str:

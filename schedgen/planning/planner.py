@@ -12,6 +12,7 @@ twice; otherwise it stays unfused (and is planned on its own later).
 
 from __future__ import annotations
 
+import copy
 import heapq
 from collections.abc import Callable, Hashable
 from dataclasses import replace
@@ -50,6 +51,7 @@ from schedgen.analysis.tile_search import (
 from schedgen.analysis.traffic import (
     lower_bound,
     nest_traffic,
+    per_contraction_bound,
     plan_traffic,
     shape_traffic,
     untiled_traffic,
@@ -285,8 +287,10 @@ class _Nest:
                                            least=1 if d.key[0] == "d" and "least" in relax else d.least)
                                    for d in self.search_dims(members)]
             start = fit_tiles(self.search_dims(members), lambda s: self.fits(members, s))
-        if start is None or not self.traffic_searched(members):
-            return start
+        if start is None:
+            return None
+        if not self.traffic_searched(members):
+            return self._fewer_tiles(members, start)
         # Also a K loop around a fused contraction's tile (the output tile stays local across it), unless
         # consumers are fused: they join at the forall level. Not on CPU targets: the register kernel
         # computes the contraction in its epilogue's (the root's) register tiles, which need the whole K.
@@ -326,6 +330,23 @@ class _Nest:
             best = self._descend(members, [replace(d, partial=True) for d in dims], best, cost, bound)
         extents = {d.key: d.extent for d in dims}
         return {k: v for k, v in best.items() if k[0] == "d" or v < extents[k]}  # a whole K needs no loop
+
+    def _fewer_tiles(self, members: frozenset[int], start: Sizes) -> Sizes:
+        """Memory targets, where the largest divisor tiles fill less than half
+        the budget: the largest tiles that fit among partial ones too, if
+        they take fewer tiles (a 197-row nest in 2 tiles of 99, not 197 of 1).
+        Divisors that fill the budget stay. Only where every member reads
+        plain dims (see _search), and the forall dims only (sums keep their order)."""
+        fp = self.footprint(members, start)
+        if self.cpu is not None or not all(_plain(self.payload.ops[i]) for i in members) or \
+                fp is None or 2 * fp.total >= self.budget:
+            return start
+        dims = [replace(d, partial=True) if d.key[0] == "d" else d for d in self.search_dims(members)]
+        wide = fit_tiles(dims, lambda s: self.fits(members, s))
+        if wide is None:
+            return start
+        before, after = (prod(tile_count(d.extent, s.get(d.key, d.extent)) for d in dims) for s in (start, wide))
+        return wide if after < before else start
 
     def _element_bytes(self, op: int) -> int:
         return max(o.element_bytes for o in self.payload.ops[op].operands)
@@ -431,6 +452,7 @@ def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
     result.nests = [n.model_copy(update={"traffic_bytes": nest_traffic(payload, n).total}) for n in result.nests]
     result.traffic_bytes = plan_traffic(payload, result).total
     result.traffic_lower_bound = lower_bound(payload, target.memory_bytes)
+    result.traffic_per_contraction_bound = per_contraction_bound(payload, target.memory_bytes)
     if target.cpu is not None:
         result.kernels, result.inner = cpu_levels(payload, result, target.cpu)
         result.parallel_nests = parallel_nests(payload, result, target.cpu)
@@ -583,6 +605,13 @@ class _MinimalProbe:
     def _sizes(self, tiled: list[int]) -> tuple[int, ...]:
         return tuple(1 if d in tiled else n for d, n in enumerate(self.nest.root.domain))
 
+    def copy(self) -> _MinimalProbe:
+        """A probe to try producers on without changing this one."""
+        other = copy.copy(self)
+        other.allowed, other.state = list(self.allowed), self.state.copy()
+        other.by_dim = {d: t.copy() for d, t in self.by_dim.items()}
+        return other
+
     def try_add(self, idx: int, members: frozenset[int], groups: AxisGroups, axes: list[str]) -> str | None:
         """`groups`: the merged groups with `idx`; `axes`: its loop dims' axes."""
         parallel_axes = (set(groups.x) | set(groups.y)) & set(axes)
@@ -647,17 +676,32 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
         raise GroupBroken(f"op{missing[0]} {payload.ops[missing[0]].name} is not a producer of op{root.index} "
                           "(consumer fusion is not planned yet)", missing[0])
 
+    joined: list[frozenset[int]] = []  # other fuse groups that joined whole
+
     def optional(i: int) -> str | None:  # a member of another fuse group joins only with its group
-        gids = [g.id for g in grouped.get(i, []) if not set(g.members) <= required]
+        gids = [g.id for g in grouped.get(i, []) if not set(g.members) <= required.union(*joined)]
         return f"it belongs to fuse group #{gids[0]}, which is tiled as a unit" if gids else None
 
-    members, sizes = _grow_by_mode(payload, nest, root, mode, members, taken, axes, probe, notes, optional)
+    def whole_group(i: int) -> frozenset[int]:  # what must join with op i: its groups and those they touch
+        ops = {i}
+        while True:
+            more = {m for o in ops for g in grouped.get(o, []) for m in g.members} - ops
+            if not more:
+                return frozenset(ops)
+            ops |= more
+
+    # Max-producers may fuse another fuse group whole (a residual add takes the batch-normed
+    # convolution it adds to); the other modes fuse what their rules name, one op at a time.
+    members, sizes = _grow_by_mode(payload, nest, root, mode, members, taken, axes, probe, notes, optional,
+                                   (whole_group, joined) if mode == FuseMode.MAX_PRODUCERS else None)
     if sizes is None:
         sizes = nest.search(members)
     assert sizes is not None  # the root alone fits at its minimal tile
     sizes = _restrict(nest, members, sizes)
     if mode == FuseMode.MAX_PRODUCERS and nest.traffic_searched(members):
-        members, sizes = _unfuse_costly(payload, nest, members, sizes, required, notes)
+        members, sizes = _unfuse_costly(payload, nest, members, sizes, required.union(*joined), notes)
+    if joined and nest.traffic_searched(members):
+        members, sizes = _unjoin_costly(payload, nest, members, sizes, required, joined, target, axis_map, notes)
     if checker is None:
         return _loop_nest(payload, nest, members, sizes, nest_id, notes)
     return _precise_nest(payload, nest, members, sizes, nest_id, notes, checker)
@@ -699,6 +743,42 @@ def _unfuse_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes
     return members, sizes
 
 
+def _unjoin_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Sizes, required: frozenset[int],
+                   joined: list[frozenset[int]], target: Target, axis_map: AxisMap,
+                   notes: list[Note]) -> tuple[frozenset[int], Sizes]:
+    """A fuse group fused whole into the nest stays only if the nest moves
+    no more bytes with it than without it plus the group in a nest of its
+    own (two convolutions' groups under one residual add would share the
+    add's small tiles and re-read their filters on every one)."""
+    def moved(ms: frozenset[int], s: Sizes, n: _Nest = nest) -> int:
+        t = shape_traffic(payload, n.shape(ms, s), tiled=n.tiled(ms, s))
+        assert t is not None
+        return t.total
+
+    for group in reversed(joined):
+        if not group <= members:
+            continue
+        last = max(group)
+        keep = _reachable(payload, nest.root.index, members - group)
+        if keep & required != required - group or any(outside_users(payload.ops[i], keep)
+                                                      for i in keep - {nest.root.index}):
+            continue
+        found = nest.search(keep)
+        own = _Nest(payload, payload.ops[last], target, axis_map)
+        alone_sizes = own.search(group) if own.fits(group, own.minimal(group)) else None
+        if found is None or alone_sizes is None:
+            continue
+        found, alone_sizes = _restrict(nest, keep, found), _restrict(own, group, alone_sizes)
+        before, after, alone = moved(members, sizes), moved(keep, found), moved(group, alone_sizes, own)
+        if after + alone < before:
+            labels = ", ".join(f"op{i}" for i in sorted(group))
+            notes.append(Note(kind=NoteKind.NOT_FUSED, text=f"fuse group of {labels} not fused: the nest would move "
+                              f"{before / 1e6:.2f} MB with it, {after / 1e6:.2f} MB without, plus {alone / 1e6:.2f} "
+                              "MB in a nest of its own"))
+            members, sizes = keep, found
+    return members, sizes
+
+
 def _reads_from_outside(op: TileableOp, members: frozenset[int]) -> bool:
     return any(not o.is_init and not (o.value.kind == "op" and o.value.index in members) for o in op.operands)
 
@@ -732,11 +812,13 @@ def _root_fits(payload: Payload, nest: _Nest, root: TileableOp, target: Target, 
 
 def _grow_by_mode(payload: Payload, nest: _Nest, root: TileableOp, mode: FuseMode, members: frozenset[int],
                   taken: dict[int, int], axes: NestAxes, probe: _MinimalProbe | None, notes: list[Note],
-                  optional) -> tuple[frozenset[int], Sizes | None]:
+                  optional, groups=None) -> tuple[frozenset[int], Sizes | None]:
     """The producers the fuse mode adds to the group's members, and the tile
-    sizes when the mode fixed them (max-size: the root's largest tile)."""
+    sizes when the mode fixed them (max-size: the root's largest tile).
+    `groups`: (the ops that must join with a fuse group member, the set that
+    collects those that did), for fusing other groups whole."""
     if mode == FuseMode.MAX_PRODUCERS and probe is not None:
-        return _grow(payload, root, members, taken, axes, probe, notes, optional), None
+        return _grow(payload, root, members, taken, axes, probe, notes, optional, groups=groups), None
     if mode == FuseMode.MAX_SIZE and probe is not None:
         largest = nest.search(members)
         assert largest is not None
@@ -749,7 +831,7 @@ def _grow_by_mode(payload: Payload, nest: _Nest, root: TileableOp, mode: FuseMod
                 return f"the root's largest tile ({_fmt_sizes(root, largest)}) splits an axis it does not have"
             return f"does not fit in the root's largest tile ({_fmt_sizes(root, largest)})"
 
-        return _grow(payload, root, members, taken, axes, at_largest, notes, optional), largest
+        return _grow(payload, root, members, taken, axes, at_largest, notes, optional, groups=groups), largest
     if mode == FuseMode.ONLY_PATTERNS:
         outside = [p.index for p in _candidates(payload, root, taken) if p.index not in members]
         if outside:
@@ -760,13 +842,15 @@ def _grow_by_mode(payload: Payload, nest: _Nest, root: TileableOp, mode: FuseMod
 
 def _grow(payload: Payload, root: TileableOp, members: frozenset[int], taken: dict[int, int], axes: NestAxes,
           fit: "_MinimalProbe | Callable[[int, frozenset[int]], str | None] | None", notes: list[Note], wanted,
-          must: bool = False) -> frozenset[int]:
+          must: bool = False, groups=None) -> frozenset[int]:
     """Fuse producers of the nest, nearest first (a max-heap on op index: a
     producer is considered after all its consumers), when they can join.
     `wanted(i)` is None to consider op i, "" to skip it silently, or the
     reason it is refused; `fit` says whether the nest still fits with it (a
     probe at the smallest tiles, or a test at fixed tile sizes). With
-    `must`, a refusal raises GroupBroken."""
+    `must`, a refusal raises GroupBroken. With `groups` (see _grow_by_mode),
+    a member of another fuse group joins only with the whole group, all
+    its members fused before anything else, or none."""
     heap = [(-i, i) for i in {p.index for m in members for p in _candidates(payload, payload.ops[m], taken)}
             if i not in members]
     heapq.heapify(heap)
@@ -775,6 +859,15 @@ def _grow(payload: Payload, root: TileableOp, members: frozenset[int], taken: di
         _, idx = heapq.heappop(heap)
         cand = payload.ops[idx]
         reason = wanted(idx)
+        if reason and groups is not None and (whole := _join_group(payload, root, members, idx, taken, axes, fit,
+                                                                   groups)) is not None:
+            members = whole
+            for m in whole:
+                for p in _candidates(payload, payload.ops[m], taken):
+                    if p.index not in seen:
+                        seen.add(p.index)
+                        heapq.heappush(heap, (-p.index, p.index))
+            continue
         if reason == "":
             continue
         kind = NoteKind.NOT_FUSED
@@ -805,6 +898,37 @@ def _grow(payload: Payload, root: TileableOp, members: frozenset[int], taken: di
                 seen.add(p.index)
                 heapq.heappush(heap, (-p.index, p.index))
     return members
+
+
+def _join_group(payload: Payload, root: TileableOp, members: frozenset[int], idx: int, taken: dict[int, int],
+                axes: NestAxes, fit, groups) -> frozenset[int] | None:
+    """The members with op `idx`'s fuse groups fused whole (every member a
+    producer that fits), or None, the nest as it was: a group is tiled as a
+    unit, inside a larger nest or as its own (the resnet block's residual
+    add and relu take the batch-normed convolution's group in)."""
+    whole_group, joined = groups
+    group = whole_group(idx)
+    if group & set(taken) or not group - {idx} or any(not payload.ops[g].parallel_dims() for g in group):
+        return None
+    # One contraction per nest this way: two (two convolutions' groups under one residual add) would
+    # each take a K loop of its own, and the loop bodies' footprints, as check measures them, hold
+    # more than the formula counts for such nests.
+    if joined or any(is_multiply_accumulate(payload.ops[m]) for m in members):
+        return None
+    saved_axes = axes.groups
+    saved_fit = fit.copy() if isinstance(fit, _MinimalProbe) else fit
+    try:
+        grown = _grow(payload, root, members, taken, axes, saved_fit, [],
+                      lambda i: None if i in group else "", must=True)
+    except GroupBroken:
+        grown = None
+    if grown is None or not group <= grown:
+        axes.groups = saved_axes
+        return None
+    if isinstance(fit, _MinimalProbe):
+        fit.__dict__.update(saved_fit.__dict__)
+    joined.append(group)
+    return grown
 
 
 def _plain(op: TileableOp) -> bool:
@@ -889,8 +1013,9 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
                notes: list[Note]) -> LoopNest:
     root = nest.root
     shape = nest.shape(members, sizes)
-    fp = footprint(payload, shape, nest.alignment)
-    assert fp is not None
+    tiled = tiled_nest(payload, shape, nest.alignment)
+    assert tiled is not None
+    fp = tiled.footprint()
     par = root.parallel_dims()
     tile_sizes = _forall_sizes(root, shape.root_tiles)
     reductions = [ReductionTiling(op=o, op_rank=len(payload.ops[o].domain), dim=d, size=s,
@@ -905,8 +1030,8 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
     partial += [f"{r.size} of {r.extent} (op{r.op} d{r.dim})" for r in reductions if r.extent % r.size]
     if partial:
         notes.append(Note(kind=NoteKind.PARTIAL_TILES, text=f"partial tiles: {', '.join(partial)}; the last tile "
-                          "holds the remainder, within the full tile's footprint, and moves fewer bytes than the "
-                          "divisors would"))
+                          "holds the remainder, within the full tile's footprint (divisors would move more bytes, "
+                          "or leave the tiles small)"))
     producer_refs, cse_before = _producer_refs(payload, root.index, members - nest.in_loop)
     consumer_refs = [op_ref(payload.ops[i]) for i in nest.consumers]
     reuse_dest = _reuse_dest(payload, root.index, members | set(nest.consumers), nest.consumers)
@@ -923,7 +1048,7 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
                     loop_producers=[op_ref(payload.ops[i]) for i in sorted(nest.in_loop, reverse=True)],
                     loop_into=nest.loop_op, reduction_tiling=reductions, footprint_bytes=fp.total, budget_bytes=nest.budget,
                     footprint_items=[FootprintItem(what=w, shape=list(s), bytes=b) for w, s, b in fp.items],
-                    notes=notes)
+                    shared_tiles=tiled.shared_tiles(), notes=notes)
 
 
 def _forall_sizes(root: TileableOp, root_tiles: tuple[int, ...]) -> list[int]:
