@@ -8,7 +8,7 @@ One row per payload and fuse mode, in MB (1e6 bytes):
   traffic    the plan's traffic (tiles read from outside each nest and result
              tiles written, times the trips that move them)
   measured   (--measure) the same, read off the IR the schedule leaves
-             (schedgen check: analysis/io_measure.py)
+             (schedgen check: analysis/measure_traffic.py)
   tiles      iterations of all nests' outer loops, plus one per untiled op
   untiled    every op on its own with whole tensors
   strict     a lower bound for any plan: the compulsory traffic, or Hong and

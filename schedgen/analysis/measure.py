@@ -17,6 +17,7 @@ static (schedgen's tile sizes divide the loop ranges).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import prod
 
@@ -345,7 +346,7 @@ def _body_buffers(ops: list[ir.Operation]) -> tuple[list[Buffer], dict[int, int]
             if v in inits or not isinstance(v.type, ir.RankedTensorType):
                 continue
             o = _origin(v, produced)
-            read.append(touch(o if o is not None else _tile_key(v), _bytes(v), pos, f"input of {op.name}"))
+            read.append(touch(o if o is not None else tile_key(v), _bytes(v), pos, f"input of {op.name}"))
         for i, r in enumerate(op.results):
             o = _origin(inits[i], produced) if i < len(inits) else None
             out = touch(o if o is not None else (op, i), _bytes(r), pos, f"result of {op.name}")
@@ -379,13 +380,14 @@ def _copies_in_place(op: ir.Operation) -> bool:
     return inner == list(range(rank - len(inner), rank)) and outer in ([], list(range(rank)))
 
 
-def _tile_key(v: ir.Value) -> object:
+def tile_key(v: ir.Value, source: Callable[[ir.Value], object] = lambda s: s) -> object:
     """Slices of one tensor at the same offsets and sizes are one tile (an op
-    that reads a tensor twice gets two equal slices after tiling)."""
+    that reads a tensor twice gets two equal slices after tiling); `source`
+    keys the sliced tensor."""
     if isinstance(v, ir.OpResult) and owner_op(v).name == "tensor.extract_slice":
         owner = owner_op(v)
-        return ("slice", owner.operands[0], tuple(_index_key(x) for x in list(owner.operands)[1:]), str(v.type),
-                *(str(owner.attributes[a]) for a in ("static_offsets", "static_sizes", "static_strides")))
+        return ("slice", source(owner.operands[0]), tuple(_index_key(x) for x in list(owner.operands)[1:]),
+                str(v.type), *(str(owner.attributes[a]) for a in ("static_offsets", "static_sizes", "static_strides")))
     return ("value", v)
 
 

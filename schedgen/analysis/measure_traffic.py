@@ -36,7 +36,7 @@ from math import prod
 
 from mlir import ir
 
-from schedgen.analysis.measure import LOOPS, init_operands, const_int, dim_bound, owner_op, walk_ops
+from schedgen.analysis.measure import LOOPS, const_int, dim_bound, init_operands, owner_op, tile_key, walk_ops
 from schedgen.ir.load import element_bytes
 from schedgen.model.payload import is_tileable
 
@@ -339,21 +339,8 @@ def _updates_in_place(op: ir.Operation, top: ir.Operation) -> bool:
 
 
 def _slice_key(v: ir.Value) -> object:
-    """Slices of one tensor at the same offsets and sizes are one tile."""
-    if isinstance(v, ir.OpResult) and owner_op(v).name == "tensor.extract_slice":
-        owner = owner_op(v)
-        return ("slice", _slice_key(owner.operands[0]), tuple(_index_key(x) for x in list(owner.operands)[1:]),
-                str(v.type), *(str(owner.attributes[a]) for a in ("static_offsets", "static_sizes", "static_strides")))
-    return ("value", v)
-
-
-def _index_key(v: ir.Value) -> object:
-    if isinstance(v, ir.OpResult) and owner_op(v).name in ("affine.apply", "affine.min", "affine.max"):
-        owner = owner_op(v)
-        return (owner.name, str(owner.attributes["map"]), tuple(_index_key(x) for x in owner.operands))
-    if (c := const_int(v)) is not None:
-        return c
-    return v
+    """Slices at the same offsets and sizes of equal slices are one tile too."""
+    return tile_key(v, _slice_key)
 
 
 def untiled_traffic(op: ir.Operation) -> MeasuredTraffic:

@@ -30,7 +30,6 @@ from schedgen.analysis.footprint import (
     Footprint,
     NestShape,
     TiledNest,
-    footprint,
     forall_dims,
     nest_tiles,
     tiled_nest,
