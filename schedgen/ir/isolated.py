@@ -208,7 +208,7 @@ def _transform(payload_path: str, schedule_path: str, entry: str):
 
     from schedgen.ir.apply import TILE_STAGE, apply_parsed, stages
     from schedgen.ir.context import new_context, parse_file
-    from schedgen.ir.lint import refuse_oversized_tiles
+    from schedgen.ir.lint import refuse_oversized_tiles, refuse_oversized_vectors
 
     ctx = new_context()
     payload = parse_file(Path(payload_path), ctx, "payload")
@@ -218,6 +218,8 @@ def _transform(payload_path: str, schedule_path: str, entry: str):
             apply_parsed(payload, schedule, Path(payload_path), Path(schedule_path), stage, capture=False)
             if stage == TILE_STAGE and entry != TILE_STAGE:
                 refuse_oversized_tiles(payload.operation, Path(schedule_path), TILE_STAGE)
+            if stage != entry:
+                refuse_oversized_vectors(payload.operation, Path(schedule_path), stage, entry)
     return payload
 
 

@@ -1,16 +1,20 @@
-"""Checks of a CPU schedule's memory-fit tiles, made on the tiled payload
-before the costly stages after them run.
+"""Checks of a CPU schedule's payload between its stages, made before the
+costly stages after them (and LLVM) run.
 
 A hand-edited tile size larger than the dim it tiles is harmless to the
 tiling itself (the tile is the whole dim), but the register levels after it
 pad their tiles to the bounding box MLIR derives from the tile size: a
 `tile_sizes [5000, ...]` over a dim of 3 made a 5000x5000x1048576 vector
-whose full unrolling did not end. So it is refused up front, at its line.
+whose full unrolling did not end. So it is refused up front, at its line. And a vector larger than any
+register tile means ops were vectorized at their memory-fit tiles (a hand
+edit that lowers before the register levels run): refused after the stage
+that made it, at that stage's include.
 """
 
 from __future__ import annotations
 
 import re
+from math import prod
 from pathlib import Path
 
 from mlir import ir
@@ -76,3 +80,36 @@ def refuse_oversized_tiles(func: ir.Operation, schedule_path: Path, stage: str) 
             break
     raise SchedgenError(where, f"tile size {size} is larger than the dim it tiles ({extent}): the register levels "
                         f"of this CPU schedule would pad their tiles to {size}; use at most {extent} (or 0, whole)")
+
+
+# A register tile is a few vector registers by rows, or a whole row that
+# one vector reduces (997 lanes at most in the corpus and the fuzz findings);
+# a vector value with more elements than this is a whole memory-fit tile,
+# whose unrolled code LLVM takes minutes to compile and run (16x12x11x10
+# lanes of i8 ran over 5 minutes at -O0).
+MAX_VECTOR_ELEMENTS = 8192
+
+
+def oversized_vector(func: ir.Operation) -> str | None:
+    """The first vector type of a value with more than MAX_VECTOR_ELEMENTS."""
+    for op in nested_ops(func):
+        for r in op.results:
+            if isinstance(r.type, ir.VectorType) and prod(r.type.shape) > MAX_VECTOR_ELEMENTS:
+                return str(r.type)
+    return None
+
+
+def refuse_oversized_vectors(func: ir.Operation, schedule_path: Path, stage: str, entry: str) -> None:
+    """SchedgenError at the line of `entry` that includes @`stage`, if the
+    payload holds a vector larger than any register tile after it."""
+    found = oversized_vector(func)
+    if found is None:
+        return
+    lines = Path(schedule_path).read_text(errors="replace").splitlines()
+    start = next((k for k, ln in enumerate(lines) if f"@{entry}" in ln and "named_sequence" in ln), 0)
+    line = next((k + 1 for k in range(start, len(lines)) if f"transform.include @{stage} " in lines[k]), None)
+    where = f"{schedule_path}:{line}" if line else str(schedule_path)
+    raise SchedgenError(where, f"after @{stage} the payload holds a {found}, larger than any register tile "
+                        f"({MAX_VECTOR_ELEMENTS} elements at most): ops were vectorized at their memory-fit tiles, which "
+                        "LLVM would take minutes to compile and run (do the register levels run before the "
+                        "lowering?)")
