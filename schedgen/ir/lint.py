@@ -5,10 +5,10 @@ A hand-edited tile size larger than the dim it tiles is harmless to the
 tiling itself (the tile is the whole dim), but the register levels after it
 pad their tiles to the bounding box MLIR derives from the tile size: a
 `tile_sizes [5000, ...]` over a dim of 3 made a 5000x5000x1048576 vector
-whose full unrolling did not end. So it is refused up front, at its line. And a vector larger than any
-register tile means ops were vectorized at their memory-fit tiles (a hand
-edit that lowers before the register levels run): refused after the stage
-that made it, at that stage's include.
+whose full unrolling did not end. So it is refused up front, at its line.
+And a vector larger than any register tile means ops were vectorized at
+their memory-fit tiles (a hand edit that lowers before the register levels
+run): refused after the stage that made it, at that stage's include.
 """
 
 from __future__ import annotations
