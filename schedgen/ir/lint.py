@@ -14,6 +14,7 @@ run): refused after the stage that made it, at that stage's include.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from math import prod
 from pathlib import Path
 
@@ -63,6 +64,15 @@ def oversized_tiles(func: ir.Operation) -> list[tuple[int, int]]:
     return found
 
 
+def _line_in_sequence(schedule_path: Path, sequence: str, matches: Callable[[str], bool]) -> str:
+    """"file:line" of the first line from sequence @`sequence` on that
+    `matches` (the file alone if none does)."""
+    lines = Path(schedule_path).read_text(errors="replace").splitlines()
+    start = next((k for k, ln in enumerate(lines) if f"@{sequence}" in ln and "named_sequence" in ln), 0)
+    line = next((k + 1 for k in range(start, len(lines)) if matches(lines[k])), None)
+    return f"{schedule_path}:{line}" if line else str(schedule_path)
+
+
 def refuse_oversized_tiles(func: ir.Operation, schedule_path: Path, stage: str) -> None:
     """SchedgenError at the line of sequence @`stage` that asks for a tile
     larger than its dim (the first line whose tile_sizes hold that size)."""
@@ -70,15 +80,11 @@ def refuse_oversized_tiles(func: ir.Operation, schedule_path: Path, stage: str) 
     if not found:
         return
     size, extent = found[0]
-    lines = Path(schedule_path).read_text(errors="replace").splitlines()
-    start = next((k for k, ln in enumerate(lines) if f"@{stage}" in ln and "named_sequence" in ln), 0)
-    where = str(schedule_path)
-    for k in range(start, len(lines)):
-        m = _TILE_SIZES.search(lines[k])
-        if m and str(size) in [s.strip() for s in m.group(1).split(",")]:
-            where = f"{schedule_path}:{k + 1}"
-            break
-    raise SchedgenError(where, f"tile size {size} is larger than the dim it tiles ({extent}): the register levels "
+
+    def asks_for_size(line: str) -> bool:
+        m = _TILE_SIZES.search(line)
+        return m is not None and str(size) in [s.strip() for s in m.group(1).split(",")]
+    raise SchedgenError(_line_in_sequence(schedule_path, stage, asks_for_size), f"tile size {size} is larger than the dim it tiles ({extent}): the register levels "
                         f"of this CPU schedule would pad their tiles to {size}; use at most {extent} (or 0, whole)")
 
 
@@ -105,10 +111,7 @@ def refuse_oversized_vectors(func: ir.Operation, schedule_path: Path, stage: str
     found = oversized_vector(func)
     if found is None:
         return
-    lines = Path(schedule_path).read_text(errors="replace").splitlines()
-    start = next((k for k, ln in enumerate(lines) if f"@{entry}" in ln and "named_sequence" in ln), 0)
-    line = next((k + 1 for k in range(start, len(lines)) if f"transform.include @{stage} " in lines[k]), None)
-    where = f"{schedule_path}:{line}" if line else str(schedule_path)
+    where = _line_in_sequence(schedule_path, entry, lambda line: f"transform.include @{stage} " in line)
     raise SchedgenError(where, f"after @{stage} the payload holds a {found}, larger than any register tile "
                         f"({MAX_VECTOR_ELEMENTS} elements at most): ops were vectorized at their memory-fit tiles, which "
                         "LLVM would take minutes to compile and run (do the register levels run before the "
