@@ -23,7 +23,7 @@ from schedgen.check.verify import verify
 from schedgen.cli import main
 from schedgen.emit.schedule import render
 from schedgen.ir.load import load_payload
-from schedgen.model.cpu import CpuInfo
+from schedgen.model.cpu import ASYNC_PARALLEL_MIN_MS, CpuInfo
 from schedgen.model.plan import Plan
 from schedgen.model.target import CPU_PRESETS, Target
 from schedgen.planning.planner import plan
@@ -336,16 +336,22 @@ def test_row_reductions_accumulate_vectors_and_combine_once(tmp_path: Path) -> N
     assert 256 not in {width for _, width in reduced}, reduced  # the row is 256 wide
 
 
-def test_only_nests_worth_it_run_in_parallel() -> None:
-    # matmul 1024 (2 GFLOP): far over half a millisecond on one core
+def test_only_nests_worth_it_run_in_parallel(tmp_path: Path) -> None:
+    # matmul 1024 (2 GFLOP): far over the few microseconds an OpenMP region costs
     big = plan(load_payload(ROOT / "payloads/matmul_bias_relu.mlir"), TARGET)
     assert big.parallel_nests == [n.id for n in big.nests]
-    # layernorm 128x768: a few microseconds of work per nest, not worth waking a thread
-    small = plan(load_payload(ROOT / "payloads/layernorm.mlir"), TARGET)
+    # layernorm 128x768 has few flops, but moves 0.8 MB: that takes one core longer than the region costs
+    assert plan(load_payload(ROOT / "payloads/layernorm.mlir"), TARGET).parallel_nests == [1]
+    # at 16x96 it is a few hundred nanoseconds of work, not worth a region
+    small_model = load_payload(small_payload("layernorm", tmp_path))
+    small = plan(small_model, TARGET)
     assert small.nests and not small.parallel_nests
     schedule_text = render(small)
     assert "schedgen.parallel\"" not in schedule_text.replace("attributes {schedgen.parallel}", "")
-    assert plan(load_payload(ROOT / "payloads/layernorm.mlir"), ALL_PARALLEL).parallel_nests
+    assert plan(small_model, ALL_PARALLEL).parallel_nests
+    # On the async runtime (no OpenMP runtime found) a region costs 0.05-0.15 ms: layernorm stays on one core.
+    asynchronous = TARGET.model_copy(update={"cpu": TARGET.cpu.model_copy(update={"parallel_min_ms": ASYNC_PARALLEL_MIN_MS})})
+    assert not plan(load_payload(ROOT / "payloads/layernorm.mlir"), asynchronous).parallel_nests
 
 
 def test_one_core_target_leaves_small_ops_whole_and_still_vectorizes(tmp_path: Path) -> None:
@@ -456,3 +462,48 @@ def test_explain_calls_vectorized_only_what_the_applied_ir_vectorizes(name: str,
     if name.endswith("resnet_block.mlir"):
         # 3x3 NCHW convolutions: the input channels step by 4, the taps by 1, so the input is read at ow
         assert p.kernels and not any(k.scalar for k in p.kernels)
+
+
+def _lowered(transformed: str, threads: int) -> tuple[dict[str, int], set[str]]:
+    """Ops of the lowered module by name, and the functions it calls."""
+    from schedgen.run.lower import lower
+
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.parse(transformed)
+        lower(module, threads)
+        called = {str(o.attributes["callee"]).lstrip("@") for o in ops(module) if o.name == "llvm.call"
+                  and "callee" in o.attributes}
+        return counts(module), called
+
+
+def test_two_threads_run_openmp_regions_and_without_a_runtime_the_async_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parallel loops become OpenMP regions on the runtime the wheel installs
+    (workers spin between regions); named away, the async runtime runs them.
+    Both compute the same numbers."""
+    from schedgen.ir.apply import apply_schedule
+    from schedgen.model import openmp
+
+    payload = small_payload("matmul_bias_relu", tmp_path)
+    transformed = apply_schedule(payload, cpu_schedule(payload, ALL_PARALLEL))
+    model = load_payload(payload)
+    inputs = random_inputs(list(model.arg_types), 0)
+    expected = run_function(payload.read_text(), model.func_name, inputs)
+    assert openmp.runtime_library() is not None  # a dependency on x86-64
+    found, called = _lowered(transformed, 2)
+    assert found["omp.parallel"] >= 1 and found["omp.wsloop"] >= 1
+    assert not any(c.startswith("mlirAsyncRuntime") for c in called)
+    assert "omp.parallel" not in _lowered(transformed, 1)[0]
+    assert all(c.ok for c in compare(expected, run_function(transformed, model.func_name, inputs, threads=2),
+                                     [str(e.dtype) for e in expected]))
+
+    monkeypatch.setenv(openmp.ENV, str(tmp_path / "no-such-runtime.so"))
+    openmp.runtime_library.cache_clear()
+    try:
+        found, called = _lowered(transformed, 2)
+        assert "omp.parallel" not in found and "mlirAsyncRuntimeCreateGroup" in called
+        got = run_function(transformed, model.func_name, inputs, threads=2)  # the child reads the variable too
+        assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected]))
+    finally:
+        monkeypatch.undo()
+        openmp.runtime_library.cache_clear()

@@ -11,6 +11,12 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from schedgen.model.openmp import runtime_library
+
+# Waking the MLIR async runtime's sleeping workers cost 0.05-0.15 ms a
+# region on the 2-core VMs measured (schedgen.model.openmp).
+ASYNC_PARALLEL_MIN_MS = 0.5
+
 
 class CpuInfo(BaseModel):
     cores: int = Field(ge=1, description="cores the outer forall is split across")
@@ -21,12 +27,11 @@ class CpuInfo(BaseModel):
     l3_bytes: int = Field(gt=0, description="last-level cache, shared")
     model: str = ""
     peak_gflops: float | None = Field(default=None, description="one core, f32 FMA (schedgen peak)")
-    # Starting a parallel region on the MLIR async runtime (waking its worker
-    # threads) cost about 0.15 ms per region on the 2-core VMs this was
-    # measured on: the MLP's five small nests ran at 53 GFLOP/s on 2 threads,
-    # 63 on one. A nest runs on all cores only when one core would take
-    # longer than this (0: every nest with a forall).
-    parallel_min_ms: float = Field(default=0.5, ge=0, description="smallest one-core time worth a parallel loop")
+    # A nest runs on all cores only when one core would take longer than this
+    # (0: every nest with a forall). An OpenMP region costs about 0.5 us to
+    # start (schedgen.model.openmp): ten times that. Without an OpenMP runtime
+    # detect_host says ASYNC_PARALLEL_MIN_MS instead.
+    parallel_min_ms: float = Field(default=0.005, ge=0, description="smallest one-core time worth a parallel loop")
 
     def lanes(self, element_bytes: int = 4) -> int:
         return max(1, self.vector_bits // (8 * element_bytes))
@@ -88,6 +93,8 @@ def detect_host() -> CpuInfo:
     info = CpuInfo(cores=cores, vector_bits=bits, vector_registers=regs, l1_bytes=caches.get(1, 32 * 1024),
                    l2_bytes=caches.get(2, 1024 * 1024), l3_bytes=caches.get(3, caches.get(2, 1024 * 1024)),
                    model=model)
+    if runtime_library() is None:
+        info.parallel_min_ms = ASYNC_PARALLEL_MIN_MS
     cached = read_peak(info)
     return info.model_copy(update={"peak_gflops": cached}) if cached else info
 

@@ -416,8 +416,11 @@ def handled_ops(nest: LoopNest) -> list[int]:
 
 
 # Single-core speed estimates for the parallel-or-not decision: contractions
-# near the FMA peak, everything else (exp, reductions) a few GFLOP/s.
+# near the FMA peak, everything else (exp, reductions) a few GFLOP/s, and the
+# nest's main-memory traffic at a bandwidth one core sustains (a copy or a
+# pad has no flops, but takes time).
 _OTHER_GFLOPS = 5.0
+_CORE_GBYTES_PER_S = 20.0
 
 
 def parallel_nests(payload: Payload, plan: Plan, cpu: CpuInfo) -> list[int]:
@@ -429,10 +432,11 @@ def parallel_nests(payload: Payload, plan: Plan, cpu: CpuInfo) -> list[int]:
     for nest in plan.nests:
         if nest.loop_kind != "scf.forall" or cpu.cores < 2:
             continue
-        seconds = sum(op_flops(payload.ops[o.index]) / 1e9
+        compute = sum(op_flops(payload.ops[o.index]) / 1e9
                       / (contraction_gflops if is_multiply_accumulate(payload.ops[o.index]) else _OTHER_GFLOPS)
                       for o in nest.ops)
-        if seconds * 1e3 >= cpu.parallel_min_ms:
+        memory = (nest.traffic_bytes or 0) / 1e9 / _CORE_GBYTES_PER_S
+        if max(compute, memory) * 1e3 >= cpu.parallel_min_ms:
             chosen.append(nest.id)
     return chosen
 

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from schedgen.errors import ExecutionError, one_line
+from schedgen.model.openmp import runtime_library
 from schedgen.run.math_approx import approximate_exp
 
 # Verified on MLIR 22.1.8 (see the field notes, "Executing payloads"), plus:
@@ -73,10 +74,15 @@ def diagnostics(exc: Exception) -> str:
 
 
 def parallel_passes(threads: int) -> tuple[str, ...]:
-    """scf.parallel (a CPU schedule's outer loop) on `threads` workers of the
+    """scf.parallel (a CPU schedule's outer loop) on `threads` workers: OpenMP
+    regions when an OpenMP runtime is there (schedgen.model.openmp), else the
     MLIR async runtime; with one thread it stays a sequential loop."""
     if threads <= 1:
         return ()
+    if runtime_library() is not None:
+        # canonicalize inlines the alloca_scope each region body is wrapped in: scf-to-cf would leave it
+        # several blocks, which it may not hold.
+        return (f"convert-scf-to-openmp{{num-threads={threads}}}", "canonicalize")
     return (f"async-parallel-for{{async-dispatch=false num-workers={threads} min-task-size=1}}",
             "async-to-async-runtime", "async-runtime-ref-counting", "async-runtime-ref-counting-opt",
             "convert-async-to-llvm")
@@ -92,7 +98,7 @@ def check_all_llvm(module: Any) -> None:
 
     def visit(op: Any) -> Any:
         name = op.name
-        if not name.startswith("llvm.") and name != "builtin.module":
+        if not name.startswith(("llvm.", "omp.")) and name != "builtin.module":
             left.append(op)
         return ir.WalkResult.ADVANCE
 
@@ -273,6 +279,8 @@ def lower(module: Any, threads: int = 1) -> None:
         bf16 = widen_half_reductions(module)
         approximate_exp(module)  # vector expf calls -> polynomial (schedgen.run.math_approx)
         to_llvm = (_BF16 if bf16 else ()) + _TO_LLVM
+        if threads > 1 and runtime_library() is not None:  # omp ops stay, on LLVM types (the JIT translates them)
+            to_llvm = to_llvm[:-1] + ("convert-openmp-to-llvm",) + to_llvm[-1:]
         passmanager.PassManager.parse(f"builtin.module({','.join(to_llvm)})").run(module.operation)
     except ir.MLIRError as exc:
         raise ExecutionError(f"lowering failed: {diagnostics(exc)}") from None
