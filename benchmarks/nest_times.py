@@ -33,9 +33,10 @@ from schedgen.ir.queries import find_func  # noqa: E402
 from schedgen.model.target import load_target  # noqa: E402
 from schedgen.planning.planner import plan  # noqa: E402
 
-# Steps that take no time worth a clock read.
-_FREE = ("arith.constant", "memref.get_global", "memref.expand_shape", "memref.collapse_shape",
-         "memref.subview", "memref.reinterpret_cast", "memref.cast", "func.return")
+
+def _costly(op: ir.Operation) -> bool:
+    """Loops, and ops that copy or compute whole buffers (not constants, views, allocations)."""
+    return len(op.regions) > 0 or op.name in ("memref.copy",) or op.name.startswith("linalg.")
 
 
 def _label(op: ir.Operation) -> str:
@@ -71,7 +72,7 @@ def instrument(text: str, func_name: str) -> tuple[str, list[str]]:
             clocks = [func.CallOp([f64], "rtclock", [])]
         labels = []
         for op, after in zip(body[:-1], body[1:]):
-            if op.operation.name in _FREE:
+            if not _costly(op.operation):
                 continue
             with ir.InsertionPoint(after.operation):
                 clocks.append(func.CallOp([f64], "rtclock", []))

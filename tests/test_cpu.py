@@ -507,3 +507,28 @@ def test_two_threads_run_openmp_regions_and_without_a_runtime_the_async_one(
     finally:
         monkeypatch.undo()
         openmp.runtime_library.cache_clear()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_elementwise_chain_is_computed_in_the_last_ops_register_tiles(threads: int, tmp_path: Path) -> None:
+    """Batch norm + ReLU: the subtract, multiply and add are fused into the
+    ReLU's register loop, so no intermediate tile is written: the applied IR
+    allocates only the result and stores only the ReLU's rows (tiled one by
+    one, each op wrote its own tile buffer, a copy of the output tile)."""
+    payload = tmp_path / "bn.mlir"
+    payload.write_text((ROOT / "tests/data/batch_norm_relu_nchw.mlir").read_text())
+    p = plan(load_payload(payload), ALL_PARALLEL)
+    assert [(t.op, t.fused) for t in p.inner] == [(3, [2, 1, 0])]
+    schedule = cpu_schedule(payload, ALL_PARALLEL)
+    assert "computed in these register tiles" in schedule.read_text()
+    from schedgen.ir.apply import apply_schedule
+
+    transformed = apply_schedule(payload, schedule)
+    found = counts(transformed)
+    assert found["memref.alloc"] == 1 and not found["memref.copy"] and not dialect_ops(transformed, "linalg")
+    assert found["vector.transfer_write"] == found["vector.transfer_read"]  # one store per row of x read
+    model = load_payload(payload)
+    inputs = random_inputs(list(model.arg_types), 0)
+    expected = run_function(payload.read_text(), model.func_name, inputs)
+    got = run_function(transformed, model.func_name, inputs, threads=threads)
+    assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected]))

@@ -64,11 +64,11 @@ def _nest_view(plan: Plan, n: LoopNest, kernel_views: list[dict]) -> dict:
     if fuse_all:
         handles = {i: h for i, h in handles.items() if i == n.root.index or i in {c.index for c in n.consumers}}
     inner = {t.op: t for t in plan.inner}
-    in_kernels: set[int] = set().union(*(k.ops for k in plan.kernels))
+    named = _cpu_named(plan)
     return {
         "inner": [_inner_view(plan, inner[i], h) for i, h in sorted(handles.items()) if i in inner],
-        # ops named (schedgen.op) for @schedgen_cpu_levels: inner tilings and register kernels
-        "named": [{"op": i, "source_handle": h} for i, h in sorted(handles.items()) if i in inner or i in in_kernels],
+        # ops named (schedgen.op) for @schedgen_cpu_levels: inner tilings, register kernels, the ops fused in them
+        "named": [{"op": i, "source_handle": h} for i, h in sorted(handles.items()) if i in named],
         "kernels": [kv for k, kv in zip(plan.kernels, kernel_views) if k.root in handles],
         "id": n.id, "root": f"op{n.root.index} {n.root.name}", "line": n.root.line,
         "ops": ", ".join(o.label for o in n.ops),
@@ -89,6 +89,12 @@ def _nest_view(plan: Plan, n: LoopNest, kernel_views: list[dict]) -> dict:
         "producer_labels": ", ".join(f"op{p.index}" for p in n.producers),
         "consumer_labels": ", ".join(f"op{c.index}" for c in n.consumers),
     }
+
+
+def _cpu_named(plan: Plan) -> set[int]:
+    """Ops @schedgen_cpu_levels matches by their schedgen.op mark: those with
+    an inner tiling, in a register kernel, or computed in another's register tiles."""
+    return {t.op for t in plan.inner}.union(*(k.ops for k in plan.kernels), *(t.fused for t in plan.inner))
 
 
 def _reduction_loops(n: LoopNest, handles: dict[int, str]) -> list[dict]:
@@ -143,10 +149,15 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
     if t.split_sizes:
         levels.append({"what": "split", "sizes": t.split_sizes, "source": current, "tiled": f"{base}_s",
                        "loops": []})
+    members = [(f"{base}_m{i}", f"{base}_m{i}") for i in t.fused]
+    register_loops = next((lv["loops"] for lv in levels if lv["what"] == "register"), [])
+    fused_steps, _ = _fusion_steps(members, register_loops[-1], "f") if t.fused else ([], "")
     return {"op": t.op, "label": f"op{t.op} {op.name}", "kind": t.kind, "handle": f"cpu_op{t.op}",
             "source_handle": handle, "extents": t.extents,
             "generalize": generalize, "generalized": f"{base}_g", "levels": levels,
-            "accumulators": t.accumulators, "scalar": t.scalar}
+            "accumulators": t.accumulators, "scalar": t.scalar,
+            "fused": [{"op": i, "var": v, "label": f"op{i} {plan.ops[i].name}"} for i, (v, _) in zip(t.fused, members)],
+            "fused_steps": fused_steps}
 
 
 def _fusion_steps(ops: list[tuple[str, str]], loop: str, suffix: str) -> tuple[list[dict], str]:
@@ -255,7 +266,7 @@ def _render(plan: Plan) -> str:
     untiled_inner = [_inner_view(plan, inner[u.op.index], _var(u.op.index)) for u in plan.untiled
                      if u.op.index in inner]
     kernels = [_kernel_view(plan, k, i + 1) for i, k in enumerate(plan.kernels)]
-    named = sorted({t.op for t in plan.inner}.union(*(k.ops for k in plan.kernels)))
+    named = sorted(_cpu_named(plan))
     return template.render(plan=plan, version=__version__, groups=_groups(plan), cpu=plan.target.cpu,
                            untiled_inner=untiled_inner, named_ops=named, img2col=IMG2COL,
                            packs_panels=any(k.packed_operand is not None for k in plan.kernels),

@@ -7,6 +7,7 @@ from enum import Enum
 
 from pydantic import BaseModel
 
+from schedgen.model.cpu import CpuInfo
 from schedgen.model.target import Target
 
 
@@ -133,6 +134,9 @@ class InnerTiling(BaseModel):
     kind: str  # "contraction", "reduction", "transpose", "elementwise", "pack" (one packed tile at a time) or "pad" (planes)
     accumulators: int = 0  # vector registers the register tile keeps live (contractions)
     scalar: str | None = None  # why the vectorizer leaves the register tile scalar (cpu_levels.scalar_reason)
+    # Elementwise producers computed in this op's register tiles (fused into its innermost register
+    # loop), nearest first: their tiles stay in vector registers, none is written out whole.
+    fused: list[int] = []
 
 
 class RegisterKernel(BaseModel):
@@ -252,17 +256,7 @@ def format_table(plan: Plan) -> str:
         for note in n.notes:
             lines.append(f"{'':<5}   note: {note}")
         if plan.target.cpu is not None:
-            cores = plan.target.cpu.cores if n.id in plan.parallel_nests else 1
-            why = "" if cores > 1 else (f" (under {plan.target.cpu.parallel_min_ms:g} ms on one)"
-                                        if n.loop_kind == "scf.forall" else " (sequential scf.for)")
-            lines.append(f"{'':<5}   cpu: runs on {cores} core(s){why}")
-            members = {o.index for o in n.ops}
-            for k in plan.kernels:
-                if k.root in members:
-                    lines.append(f"{'':<5}   cpu: {_kernel_text(k)}")
-            for t in plan.inner:
-                if t.op in members and t.scalar is not None:
-                    lines.append(f"{'':<5}   cpu: op{t.op} stays scalar: the vectorizer does not take it ({t.scalar})")
+            lines += [f"{'':<5}   cpu: {text}" for text in _cpu_texts(plan, n, plan.target.cpu)]
     for g in plan.groups:
         where = f"nest {g.nests[0]}" if len(g.nests) == 1 else ("untiled" if not g.nests else f"nests {g.nests}")
         lines.append(f"group #{g.id} {g.pattern}: principal op{g.principal}, ops "
@@ -279,6 +273,23 @@ def format_table(plan: Plan) -> str:
                     f"{_mb(plan.traffic_per_contraction_bound)}"
         lines.append(line)
     return "\n".join(lines)
+
+
+def _cpu_texts(plan: Plan, n: LoopNest, cpu: CpuInfo) -> list[str]:
+    """What `explain` says of a nest's CPU levels: cores, kernels, scalar ops, chains in registers."""
+    cores = cpu.cores if n.id in plan.parallel_nests else 1
+    why = "" if cores > 1 else (f" (under {cpu.parallel_min_ms:g} ms on one)"
+                                if n.loop_kind == "scf.forall" else " (sequential scf.for)")
+    texts = [f"runs on {cores} core(s){why}"]
+    members = {o.index for o in n.ops}
+    texts += [_kernel_text(k) for k in plan.kernels if k.root in members]
+    for t in plan.inner:
+        if t.op in members and t.scalar is not None:
+            texts.append(f"op{t.op} stays scalar: the vectorizer does not take it ({t.scalar})")
+        if t.op in members and t.fused:
+            texts.append(", ".join(f"op{i}" for i in t.fused)
+                         + f" computed in op{t.op}'s register tiles (no tile of theirs is stored)")
+    return texts
 
 
 def _kernel_text(k: RegisterKernel) -> str:

@@ -461,10 +461,38 @@ def cpu_levels(payload: Payload, plan: Plan, cpu: CpuInfo) -> tuple[list[Registe
         for idx in handled:
             if idx not in taken:
                 inner[idx] = inner_tiling(payload.ops[idx], extents[idx], cpu)
+        fuse_elementwise_chains(payload, inner, set(handled) - taken)
     for u in plan.untiled:
         op = payload.ops[u.op.index]
         inner[op.index] = inner_tiling(op, list(op.domain), cpu)
     return kernels, sorted(inner.values(), key=lambda t: t.op)
+
+
+def fuse_elementwise_chains(payload: Payload, inner: dict[int, InnerTiling], candidates: set[int]) -> None:
+    """Chains of vectorized elementwise ops of one nest, each read element for
+    element by the next one alone (a batch norm's subtract, multiplies and
+    add, then a ReLU), computed in the last op's register tiles: `inner`
+    loses the others, which that op's tiling lists as fused. Tiled each on
+    its own, every op wrote its whole tile, and bufferization copied the
+    nest's output tile for each of them (they all write into it)."""
+    def plain(i: int) -> bool:
+        t = inner.get(i)
+        # a register loop to fuse into (an op that fits one register tile has none)
+        return t is not None and t.kind == "elementwise" and t.scalar is None and not t.fused \
+            and any(t.register_sizes) and not t.split_sizes
+    for idx in sorted(candidates):
+        if not plain(idx):
+            continue
+        op, chain = payload.ops[idx], []
+        while (nxt := _sole_user(payload, op, candidates)) is not None and plain(nxt.index) \
+                and _elementwise_reader(nxt, op.index, op.results[0].shape) \
+                and inner[nxt.index].register_sizes == inner[idx].register_sizes:
+            chain.insert(0, op.index)
+            op = nxt
+        if chain:
+            inner[op.index] = inner[op.index].model_copy(update={"fused": chain})
+            for member in chain:
+                del inner[member]
 
 
 def _identity(operand: Operand, rank: int) -> bool:
