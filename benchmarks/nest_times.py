@@ -106,12 +106,13 @@ def main() -> None:
     if args.child:
         _child(Path(args.child[0]), args.child[1], args.calls, args.threads)
         return
-    model = load_payload(args.payload)
+    target = load_target(args.target)
+    model = load_payload(args.payload, cpu=target.cpu is not None)
     with tempfile.TemporaryDirectory(prefix="nest-times-") as tmp:
         schedule = args.schedule
         if schedule is None:
             schedule = Path(tmp) / "schedule.mlir"
-            schedule.write_text(render(plan(model, load_target(args.target))))
+            schedule.write_text(render(plan(model, target)))
         text, labels = instrument(apply_schedule(args.payload, schedule), model.func_name)
         module = Path(tmp) / "instrumented.mlir"
         module.write_text(text)

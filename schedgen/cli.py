@@ -298,7 +298,7 @@ def _bench(args: argparse.Namespace) -> int:
                 raise SchedgenError(args.target, "bench generates a CPU schedule: pass a CPU target "
                                     "(cpu-host, cpu-avx512 or a file with a `cpu` table) or --schedule")
             schedule = Path(tmp) / "schedule.mlir"
-            model = load_payload(args.payload, args.func)
+            model = load_payload(args.payload, args.func, cpu=True)  # as `generate` loads it for a CPU target
             schedule.write_text(render(plan(model, target)))
         result = bench(args.payload, schedule, args.threads, args.repeats, peak_per_core=peak, func=args.func,
                        min_seconds=args.min_time, inputs_path=args.inputs, model=model)
