@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from mlir import ir  # noqa: E402
 
 from schedgen.emit.schedule import render  # noqa: E402
-from schedgen.ir.apply import apply_schedule  # noqa: E402
+from schedgen.ir.apply import transform_payload  # noqa: E402
 from schedgen.ir.load import load_payload  # noqa: E402
 from schedgen.ir.queries import find_func  # noqa: E402
 from schedgen.model.target import load_target  # noqa: E402
@@ -39,20 +39,22 @@ def _costly(op: ir.Operation) -> bool:
     return len(op.regions) > 0 or op.name in ("memref.copy",) or op.name.startswith("linalg.")
 
 
-def _label(op: ir.Operation) -> str:
-    nests: list[str] = []
+def _label(op: ir.Operation, payload: str) -> str:
+    """The op's name and the payload lines of the ops inside it (transformed
+    ops keep their payload locations: `explain` names ops by these lines)."""
+    lines: set[int] = set()
 
     def visit(o: ir.Operation) -> ir.WalkResult:
-        if "schedgen.nest" in o.attributes and not nests:
-            nests.append(f"nest {ir.IntegerAttr(o.attributes['schedgen.nest']).value}")
+        loc = str(o.location)
+        if f'"{payload}":' in loc:
+            lines.add(int(loc.split(f'"{payload}":', 1)[1].split(":", 1)[0]))
         return ir.WalkResult.ADVANCE
 
     op.walk(visit)
-    where = str(op.location).removeprefix("loc(").removesuffix(")")
-    return f"{op.name} ({nests[0]})" if nests else f"{op.name} at {where}"
+    return f"{op.name}, payload lines {', '.join(map(str, sorted(lines)))}" if lines else op.name
 
 
-def instrument(text: str, func_name: str) -> tuple[str, list[str]]:
+def instrument(text: str, func_name: str, payload: str) -> tuple[str, list[str]]:
     """`text` with a clock read after each costly top-level op of the
     function and a print of the differences before it returns; the ops' labels."""
     from mlir.dialects import arith, func
@@ -76,7 +78,7 @@ def instrument(text: str, func_name: str) -> tuple[str, list[str]]:
                 continue
             with ir.InsertionPoint(after.operation):
                 clocks.append(func.CallOp([f64], "rtclock", []))
-            labels.append(_label(op.operation))
+            labels.append(_label(op.operation, payload))
         with ir.InsertionPoint(body[-1].operation):
             for i in range(1, len(clocks)):
                 func.CallOp([], "printF64", [arith.subf(clocks[i].result, clocks[i - 1].result)])
@@ -113,7 +115,8 @@ def main() -> None:
         if schedule is None:
             schedule = Path(tmp) / "schedule.mlir"
             schedule.write_text(render(plan(model, target)))
-        text, labels = instrument(apply_schedule(args.payload, schedule), model.func_name)
+        applied = transform_payload(args.payload, schedule).operation.get_asm(enable_debug_info=True)
+        text, labels = instrument(applied, model.func_name, str(args.payload))
         module = Path(tmp) / "instrumented.mlir"
         module.write_text(text)
         Path(tmp, "instrumented.payload.mlir").write_text(args.payload.read_text())
