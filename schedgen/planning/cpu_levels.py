@@ -477,9 +477,12 @@ def fuse_elementwise_chains(payload: Payload, inner: dict[int, InnerTiling], can
     nest's output tile for each of them (they all write into it)."""
     def plain(i: int) -> bool:
         t = inner.get(i)
-        # a register loop to fuse into (an op that fits one register tile has none)
+        # a register loop to fuse into (an op that fits one register tile has none); linalg ops
+        # with a plain tiling (a pack or unpack tile is no element-for-element slice)
+        name = payload.ops[i].name
         return t is not None and t.kind == "elementwise" and t.scalar is None and not t.fused \
-            and any(t.register_sizes) and not t.split_sizes
+            and any(t.register_sizes) and not t.split_sizes \
+            and name.startswith("linalg.") and name not in NON_STRUCTURED_TILEABLE
     for idx in sorted(candidates):
         if not plain(idx):
             continue
