@@ -461,7 +461,9 @@ def cpu_levels(payload: Payload, plan: Plan, cpu: CpuInfo) -> tuple[list[Registe
         for idx in handled:
             if idx not in taken:
                 inner[idx] = inner_tiling(payload.ops[idx], extents[idx], cpu)
-        fuse_elementwise_chains(payload, inner, set(handled) - taken)
+        # consumers (fused by fuse_consumer, after their producer's loop) stay out: with one fused into
+        # another's register loop, a producer-driven nest's schedule aborted xtc-opt (fuzz seed 79)
+        fuse_elementwise_chains(payload, inner, set(handled) - taken - {c.index for c in nest.consumers})
     for u in plan.untiled:
         op = payload.ops[u.op.index]
         inner[op.index] = inner_tiling(op, list(op.domain), cpu)
