@@ -87,11 +87,11 @@ def instrument(text: str, func_name: str, payload: str) -> tuple[str, list[str]]
         return str(module), labels
 
 
-def _child(module: Path, func_name: str, calls: int, threads: int) -> None:
+def _child(payload: Path, module: Path, func_name: str, calls: int, threads: int) -> None:
     from schedgen.run.arrays import random_inputs
     from schedgen.run.jit import lower_and_run
 
-    model = load_payload(module.with_suffix(".payload.mlir"))
+    model = load_payload(payload)  # the argument types
     inputs = random_inputs(list(model.arg_types), 0)
     lower_and_run(module, func_name, inputs, 3, lambda _: None, threads=threads, repeats=calls)
 
@@ -106,7 +106,7 @@ def main() -> None:
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        _child(Path(args.child[0]), args.child[1], args.calls, args.threads)
+        _child(args.payload, Path(args.child[0]), args.child[1], args.calls, args.threads)
         return
     target = load_target(args.target)
     model = load_payload(args.payload, cpu=target.cpu is not None)
@@ -119,7 +119,6 @@ def main() -> None:
         text, labels = instrument(applied, model.func_name, str(args.payload))
         module = Path(tmp) / "instrumented.mlir"
         module.write_text(text)
-        Path(tmp, "instrumented.payload.mlir").write_text(args.payload.read_text())
         out = subprocess.run([sys.executable, __file__, str(args.payload), "--calls", str(args.calls),
                               "--threads", str(args.threads), "--child", str(module), model.func_name],
                              capture_output=True, text=True, check=True).stdout

@@ -149,14 +149,15 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
     if t.split_sizes:
         levels.append({"what": "split", "sizes": t.split_sizes, "source": current, "tiled": f"{base}_s",
                        "loops": []})
-    members = [(f"{base}_m{i}", f"{base}_m{i}") for i in t.fused]
+    member = {i: f"{base}_m{i}" for i in t.fused}
     register_loops = next((lv["loops"] for lv in levels if lv["what"] == "register"), [])
-    fused_steps, _ = _fusion_steps(members, register_loops[-1], "f") if t.fused else ([], "")
+    fused_steps, _ = _fusion_steps([(member[i], member[i]) for i in t.fused], register_loops[-1], "f") \
+        if t.fused else ([], "")
     return {"op": t.op, "label": f"op{t.op} {op.name}", "kind": t.kind, "handle": f"cpu_op{t.op}",
             "source_handle": handle, "extents": t.extents,
             "generalize": generalize, "generalized": f"{base}_g", "levels": levels,
             "accumulators": t.accumulators, "scalar": t.scalar,
-            "fused": [{"op": i, "var": v, "label": f"op{i} {plan.ops[i].name}"} for i, (v, _) in zip(t.fused, members)],
+            "fused": [{"op": i, "var": member[i], "label": f"op{i} {plan.ops[i].name}"} for i in t.fused],
             "fused_steps": fused_steps}
 
 

@@ -11,9 +11,8 @@ from typing import Any
 import numpy as np
 
 from schedgen.errors import ExecutionError
-from schedgen.model.openmp import runtime_library
 from schedgen.run.arrays import numpy_dtype
-from schedgen.run.lower import diagnostics, lower
+from schedgen.run.lower import diagnostics, lower, openmp_library
 from schedgen.run.memory import keep_freed_memory, page_aligned, result_freer
 
 _MAX_CALLS = 100_000  # bound on min_seconds' extra calls
@@ -95,7 +94,7 @@ def _engine(ctx: Any, module: Any, opt_level: int, threads: int) -> Any:
     # memrefCopy (non-contiguous copies) lives in the runner utils.
     shared_libs = [str(lib_dir / n) for n in ("libmlir_c_runner_utils.so", "libmlir_runner_utils.so")]
     if threads > 1:
-        shared_libs.append(str(runtime_library() or lib_dir / "libmlir_async_runtime.so"))
+        shared_libs.append(str(openmp_library(threads) or lib_dir / "libmlir_async_runtime.so"))
     errors: list[str] = []
 
     def on_diagnostic(diag: Any) -> bool:

@@ -4,6 +4,7 @@ polynomial)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -73,13 +74,19 @@ def diagnostics(exc: Exception) -> str:
     return one_line("; ".join(parts))
 
 
+def openmp_library(threads: int) -> Path | None:
+    """The OpenMP runtime a run on `threads` threads uses (None: one thread,
+    or the MLIR async runtime): the lowering and the JIT agree through this."""
+    return runtime_library() if threads > 1 else None
+
+
 def parallel_passes(threads: int) -> tuple[str, ...]:
     """scf.parallel (a CPU schedule's outer loop) on `threads` workers: OpenMP
     regions when an OpenMP runtime is there (schedgen.model.openmp), else the
     MLIR async runtime; with one thread it stays a sequential loop."""
     if threads <= 1:
         return ()
-    if runtime_library() is not None:
+    if openmp_library(threads) is not None:
         # canonicalize inlines the alloca_scope each region body is wrapped in: scf-to-cf would leave it
         # several blocks, which it may not hold.
         return (f"convert-scf-to-openmp{{num-threads={threads}}}", "canonicalize")
@@ -279,7 +286,7 @@ def lower(module: Any, threads: int = 1) -> None:
         bf16 = widen_half_reductions(module)
         approximate_exp(module)  # vector expf calls -> polynomial (schedgen.run.math_approx)
         to_llvm = (_BF16 if bf16 else ()) + _TO_LLVM
-        if threads > 1 and runtime_library() is not None:  # omp ops stay, on LLVM types (the JIT translates them)
+        if openmp_library(threads) is not None:  # omp ops stay, on LLVM types (the JIT translates them)
             to_llvm = to_llvm[:-1] + ("convert-openmp-to-llvm",) + to_llvm[-1:]
         passmanager.PassManager.parse(f"builtin.module({','.join(to_llvm)})").run(module.operation)
     except ir.MLIRError as exc:
