@@ -11,7 +11,7 @@ import numpy as np
 
 from schedgen.errors import ExecutionError, one_line
 from schedgen.model.openmp import runtime_library
-from schedgen.run.math_approx import approximate_exp
+from schedgen.run.math_approx import approximate_math
 
 # Verified on MLIR 22.1.8 (see the field notes, "Executing payloads"), plus:
 # - `canonicalize` first folds the constant/empty-tensor clutter of exports;
@@ -284,7 +284,7 @@ def lower(module: Any, threads: int = 1) -> None:
         passmanager.PassManager.parse(f"builtin.module({','.join(to_loops)})").run(module.operation)
         widen_i1_memory(module)
         bf16 = widen_half_reductions(module)
-        approximate_exp(module)  # vector expf calls -> polynomial (schedgen.run.math_approx)
+        approximate_math(module)  # vector expf/erff/tanhf calls -> polynomial (schedgen.run.math_approx)
         to_llvm = (_BF16 if bf16 else ()) + _TO_LLVM
         if openmp_library(threads) is not None:  # omp ops stay, on LLVM types (the JIT translates them)
             to_llvm = to_llvm[:-1] + ("convert-openmp-to-llvm",) + to_llvm[-1:]
