@@ -151,14 +151,20 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
                        "loops": []})
     member = {i: f"{base}_m{i}" for i in t.fused}
     register_loops = next((lv["loops"] for lv in levels if lv["what"] == "register"), [])
-    fused_steps, _ = _fusion_steps([(member[i], member[i]) for i in t.fused], register_loops[-1], "f") \
+    fused_steps, last_loop = _fusion_steps([(member[i], member[i]) for i in t.fused], register_loops[-1], "f") \
         if t.fused else ([], "")
+    # the loop handle of each register dim (the innermost one's after the fusions into it)
+    dim_loops = dict(zip([d for d, s in enumerate(t.register_sizes) if s], register_loops))
+    if fused_steps:
+        dim_loops[max(dim_loops)] = last_loop
     return {"op": t.op, "label": f"op{t.op} {op.name}", "kind": t.kind, "handle": f"cpu_op{t.op}",
             "source_handle": handle, "extents": t.extents,
             "generalize": generalize, "generalized": f"{base}_g", "levels": levels,
             "accumulators": t.accumulators, "scalar": t.scalar,
             "fused": [{"op": i, "var": member[i], "label": f"op{i} {plan.ops[i].name}"} for i in t.fused],
-            "fused_steps": fused_steps}
+            "fused_steps": fused_steps,
+            "peels": [{"loop": dim_loops[d], "what": "tiles", "size": size, "last": last}
+                      for d, size, last in t.remainders()]}
 
 
 def _fusion_steps(ops: list[tuple[str, str]], loop: str, suffix: str) -> tuple[list[dict], str]:

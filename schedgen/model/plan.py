@@ -138,6 +138,13 @@ class InnerTiling(BaseModel):
     # loop), nearest first: their tiles stay in vector registers, none is written out whole.
     fused: list[int] = []
 
+    def remainders(self) -> list[tuple[int, int, int]]:
+        """(dim, size, last tile) of each register loop whose size does not
+        divide its extent, innermost first: the schedule peels each into a
+        static loop body of its own, so that both vectorize."""
+        return [(d, s, e % s) for d, (s, e) in reversed(list(enumerate(zip(self.register_sizes, self.extents))))
+                if s and e % s]
+
 
 class RegisterKernel(BaseModel):
     """A contraction computed inside the register tiles of the last

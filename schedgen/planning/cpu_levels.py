@@ -215,9 +215,10 @@ def _inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTili
                            register_sizes=_drop_unit(reg, extents, op), kind="transpose")
     # Elementwise, and reductions whose inputs are contiguous along a parallel
     # dim (pooling windows): vectors along the output's contiguous dim, window
-    # dims stepped by 1.
+    # dims stepped by 1. Whole vectors, the remainder peeled: 197 tokens in
+    # steps of 1 (a prime's only divisors) left softmax's exp scalar.
     if v is not None:
-        reg[v] = _largest_divisor(extents[v], 4 * lanes, lanes)
+        reg[v] = _block_size(extents[v], 4 * lanes, lanes)
     if m is not None:
         reg[m] = _largest_divisor(extents[m], 4)
     for d in red:
