@@ -470,9 +470,11 @@ def cpu_levels(payload: Payload, plan: Plan, cpu: CpuInfo) -> tuple[list[Registe
         extents = _nest_extents(payload, nest)
         handled = [i for i in handled_ops(nest) if i in extents]
         taken: set[int] = set()
+        consumers = frozenset(c.index for c in nest.consumers)
         for idx in sorted(handled):
             looped = any(r.op == idx for r in nest.reduction_tiling)
-            k = register_kernel(payload, payload.ops[idx], extents, set(handled) - taken, cpu, looped)
+            k = register_kernel(payload, payload.ops[idx], extents, set(handled) - taken, cpu, looped,
+                                yielded_ops(nest))
             if k is not None:
                 kernels.append(k)
                 taken |= k.ops
@@ -481,11 +483,21 @@ def cpu_levels(payload: Payload, plan: Plan, cpu: CpuInfo) -> tuple[list[Registe
                 inner[idx] = inner_tiling(payload.ops[idx], extents[idx], cpu)
         # consumers (fused by fuse_consumer, after their producer's loop) stay out: with one fused into
         # another's register loop, a producer-driven nest's schedule aborted xtc-opt (fuzz seed 79)
-        fuse_elementwise_chains(payload, inner, set(handled) - taken - {c.index for c in nest.consumers})
+        fuse_elementwise_chains(payload, inner, set(handled) - taken - consumers)
     for u in plan.untiled:
         op = payload.ops[u.op.index]
         inner[op.index] = inner_tiling(op, list(op.domain), cpu)
     return kernels, sorted(inner.values(), key=lambda t: t.op)
+
+
+def yielded_ops(nest: LoopNest) -> frozenset[int]:
+    """Ops of a nest whose result tiles its forall yields besides the root's
+    usual one: the consumers fused by fuse_consumer, and the root under them
+    unless a consumer writes into the root's tiles (reuse_dest)."""
+    if not nest.consumers:
+        return frozenset()
+    root = frozenset() if nest.reuse_dest else frozenset({nest.root.index})
+    return root | {c.index for c in nest.consumers}
 
 
 def fuse_elementwise_chains(payload: Payload, inner: dict[int, InnerTiling], candidates: set[int]) -> None:
@@ -546,12 +558,16 @@ def _zero(operand: Operand) -> str:
 
 
 def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[int]], candidates: set[int],
-                    cpu: CpuInfo, looped: bool = False) -> RegisterKernel | None:
+                    cpu: CpuInfo, looped: bool = False, yielded: frozenset[int] = frozenset()) -> RegisterKernel | None:
     """The register kernel of contraction `op` (None if `op` is not one, or
     its output is not indexed by plain dims). `looped`: the nest already runs
     `op` in an scf.for along a reduction dim (long K, two-level nests); its
     result is whole only after that loop and its init is the loop's
-    accumulator, so nothing is fused into its tiles."""
+    accumulator, so nothing is fused into its tiles. `yielded`: ops whose
+    result tiles the nest's forall yields (yielded_ops), which may drive the
+    kernel's loops but are fused into no other op's: fusing one into an
+    scf.for aborted xtc-opt (fuzz seed 82: fuse_into_containing_op takes the
+    loop for the forall whose terminator inserts the result)."""
     if not is_multiply_accumulate(op) or op.index not in candidates or op.index_grains:
         return None
     ext = extents[op.index]
@@ -561,7 +577,8 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
         return None
     # The chain: elementwise ops that alone read the previous one's result.
     root, chain = op, []
-    while not looped and (nxt := _sole_user(payload, root, candidates)) is not None and \
+    while not looped and root.index not in yielded and \
+            (nxt := _sole_user(payload, root, candidates)) is not None and \
             _elementwise_reader(nxt, root.index, op.results[0].shape):
         chain.insert(0, nxt.index)
         root = nxt
