@@ -599,3 +599,23 @@ def test_a_row_max_with_its_index_is_vectorized_across_rows(threads: int, tmp_pa
     assert not dialect_ops(str(module), "linalg")
     assert {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module) if op.name == "arith.select"
             and isinstance(op.results[0].type, ir.VectorType)} == {2 * lanes, 37 - 2 * lanes}
+
+
+def test_a_producer_that_keeps_a_nest_on_one_core_is_not_fused(tmp_path: Path) -> None:
+    """The ResNet stem: its 7x7 stride-2 convolution becomes an im2col copy
+    and a matmul over a batch of one. Fused, the copy kept the matmul's
+    forall to one tile (its dims other than the batch would compute the
+    copy again per tile), so the convolution ran on one core. Unfused, the
+    matmul's forall has a tile per core, the copy a nest of its own, and
+    the plan says why; the numbers match on 2 threads."""
+    payload = ROOT / "corpus/resnet_stem.mlir"
+    loaded = load_payload(payload, cpu=True)
+    p = plan(loaded, TARGET)
+    (conv,) = [n for n in p.nests if any(k.contraction == n.root.index for k in p.kernels)]
+    tiles = prod(-(-e // s) for e, s in zip(loaded.ops[conv.root.index].domain, conv.tile_sizes) if s)
+    assert tiles >= TARGET.cores, conv.tile_sizes
+    assert any("not fused: with it the forall has 1 tile(s) for 2 cores" in n.text for n in conv.notes)
+    assert any(n.root.index == conv.root.index - 1 for n in p.nests)  # the copy, a nest of its own
+    small = tmp_path / "stem.mlir"
+    small.write_text(payload.read_text())
+    _applied_and_compared(small, p, threads=2)

@@ -25,7 +25,7 @@ from schedgen.analysis.axis_groups import (
     NestAxes,
     nest_groups,
 )
-from schedgen.analysis.flops import is_multiply_accumulate
+from schedgen.analysis.flops import is_multiply_accumulate, op_flops
 from schedgen.analysis.footprint import (
     Footprint,
     NestShape,
@@ -226,6 +226,19 @@ class _Nest:
         ops = {k[1] for k in sizes if k[0] == "r"}
         return all(keeps_order([(sizes.get(("r", i, d), self.payload.ops[i].domain[d]), self.payload.ops[i].domain[d])
                                 for d in self.payload.ops[i].reduction_dims()]) for i in ops)
+
+    def forall_tiles(self, members: frozenset[int], sizes: Sizes) -> int:
+        return prod(tile_count(d.extent, sizes.get(d.key, d.extent)) for d in self.search_dims(members)
+                    if d.key[0] == "d")
+
+    def short_of_cores(self, members: frozenset[int], sizes: Sizes) -> bool:
+        """A CPU nest whose root's work would pay for every core (ten times
+        the parallel threshold at 60% of peak) but whose forall has fewer
+        tiles than cores."""
+        if self.cpu is None or self.cores <= 1 or self.forall_tiles(members, sizes) >= self.cores:
+            return False
+        ms = op_flops(self.root) / 1e9 / (0.6 * (self.cpu.peak_gflops or 100.0)) * 1e3
+        return ms >= 10 * self.cpu.parallel_min_ms
 
     def enough_tiles(self, members: frozenset[int], sizes: Sizes) -> bool:
         """CPU targets: the forall has at least one tile per core (as many as
@@ -709,11 +722,14 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
 
 def _unfuse_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Sizes, required: frozenset[int],
                    notes: list[Note]) -> tuple[frozenset[int], Sizes]:
-    """Max-producers on memory targets: a fused producer (outside the fuse
-    groups) stays fused only if the nest with it moves no more bytes than
-    the nest without it plus the producer on its own (reading its inputs and
-    writing its result once). Its tiles take room that the root's tiles
-    could use: a larger tile of the root may re-read the weights less."""
+    """Max-producers: a fused producer (outside the fuse groups) stays fused
+    only if the nest with it moves no more bytes than the nest without it
+    plus the producer on its own (reading its inputs and writing its result
+    once). Its tiles take room that the root's tiles could use: a larger
+    tile of the root may re-read the weights less. On a CPU, it is not fused
+    either where it keeps the forall to fewer tiles than cores and the nest
+    without it has one per core (a ResNet stem's im2col copy kept its
+    convolution on one core: 0.085 ms on 1 and on 2 threads)."""
     def moved(ms: frozenset[int], s: Sizes) -> int:
         t = shape_traffic(payload, nest.shape(ms, s), tiled=nest.tiled(ms, s))
         assert t is not None
@@ -733,11 +749,18 @@ def _unfuse_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes
         found = _restrict(nest, keep, found)
         alone = sum(untiled_traffic(payload, payload.ops[i]).total for i in dropped)
         before, after = moved(members, sizes), moved(keep, found)
+        labels = ", ".join(f"op{i} {payload.ops[i].name}" for i in sorted(dropped, reverse=True))
         if after + alone < before:
-            labels = ", ".join(f"op{i} {payload.ops[i].name}" for i in sorted(dropped, reverse=True))
             notes.append(Note(kind=NoteKind.NOT_FUSED, text=f"{labels} not fused: the nest would move "
                               f"{before / 1e6:.2f} MB with {'it' if len(dropped) == 1 else 'them'}, "
                               f"{after / 1e6:.2f} MB without, plus {alone / 1e6:.2f} MB on {'its' if len(dropped) == 1 else 'their'} own"))
+            members, sizes = keep, found
+        elif nest.short_of_cores(members, sizes) and not nest.short_of_cores(keep, found):
+            notes.append(Note(kind=NoteKind.NOT_FUSED, text=f"{labels} not fused: with "
+                              f"{'it' if len(dropped) == 1 else 'them'} the forall has "
+                              f"{nest.forall_tiles(members, sizes)} tile(s) for {nest.cores} cores, without "
+                              f"{nest.forall_tiles(keep, found)} ({after / 1e6:.2f} MB moved, plus {alone / 1e6:.2f} MB "
+                              f"on {'its' if len(dropped) == 1 else 'their'} own, against {before / 1e6:.2f} MB)"))
             members, sizes = keep, found
     return members, sizes
 
