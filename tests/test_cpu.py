@@ -619,3 +619,22 @@ def test_a_producer_that_keeps_a_nest_on_one_core_is_not_fused(tmp_path: Path) -
     small = tmp_path / "stem.mlir"
     small.write_text(payload.read_text())
     _applied_and_compared(small, p, threads=2)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_1x1_nchw_convolution_keeps_output_channels_in_registers(threads: int, tmp_path: Path) -> None:
+    """A 1x1 NCHW convolution's register rows are output channels, which
+    share each loaded input vector, not output rows, which each loaded their
+    own (a MobileNet projection at 15% of peak). Its iterators are
+    interchanged so that the outer products' lanes run along the output
+    row: every FMA in the applied IR is 14 wide (the row), none 24 (the
+    channels); the numbers match on 1 and 2 threads."""
+    payload = tmp_path / "conv1x1.mlir"
+    payload.write_text((ROOT / "tests/data/conv1x1_nchw.mlir").read_text())
+    p = plan(load_payload(payload), ALL_PARALLEL)
+    (k,) = p.kernels
+    assert k.row_sizes == [0, 24, 1, 0] and k.panel_sizes == [0, 0, 0, 14], (k.row_sizes, k.panel_sizes)
+    assert k.interchange == [0, 3, 2, 1, 4, 5, 6]
+    module = parse(_applied_and_compared(payload, p, threads))
+    widths = {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module) if op.name == "vector.fma"}
+    assert widths == {14}, widths

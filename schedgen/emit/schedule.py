@@ -209,6 +209,7 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "reduction_sizes": k.reduction_sizes,
         "red_loops": red_loops,
         "extents": k.extents, "accumulators": k.accumulators, "scalar": k.scalar,
+        "interchange": k.interchange,
         "packed": k.packed_operand, "pad_dims": k.pad_dims, "padding_values": k.padding_values,
         "nofold": [1 if i == k.packed_operand else 0 for i in range(len(k.padding_values))],
         # a partial panel leaves the padded op's result behind a dynamic slice no folder removes;

@@ -169,6 +169,9 @@ class RegisterKernel(BaseModel):
     row_sizes: list[int]  # root dims: mr rows, 1 along other outer dims
     reduction_sizes: list[int]  # contraction dims: innermost reduction by 4, the others by 1
     contraction_extents: list[int] = []  # the contraction's tile inside the forall, per its dims
+    # iterator_interchange of the generalized contraction (v before the rows: the outer-product lowering's
+    # lanes follow the first input's first parallel dim); [] = none
+    interchange: list[int] = []
     packed_operand: int | None = None  # contraction operand copied per panel
     pad_dims: list[int] = []  # contraction dims spanned by that copy's padding op (its reductions)
     padding_values: list[str] = []  # one zero per contraction operand, typed
@@ -303,6 +306,8 @@ def _kernel_text(k: RegisterKernel) -> str:
     """One register kernel as `explain` prints it: levels, peeled remainders, registers."""
     where = "" if k.root == k.contraction else f" in op{k.root}'s register tiles"
     packed = f", operand {k.packed_operand}'s panel copied" if k.packed_operand is not None else ""
+    if k.interchange:
+        packed += f", iterators interchanged {k.interchange} (lanes along the output row)"
     regs = f"{k.accumulators} vector accumulators" if k.scalar is None else \
         f"scalar: the vectorizer does not take it ({k.scalar})"
     peeled = [f"a last {what} of {r}{(' ' + unit + ('s' if r > 1 else '')) if unit else ''}"

@@ -74,12 +74,40 @@ def _element_bytes(op: TileableOp) -> int:
 
 
 def _vector_dims(op: TileableOp, extents: list[int]) -> tuple[int | None, int | None]:
-    """(v, m): the op dims behind the output's contiguous dim and the next
-    output dim with more than one element (the rows of a register block)."""
+    """(v, m): the op dims behind the output's contiguous dim and the rows of
+    a register block: the next output dim with more than one element, or for
+    a contraction the innermost one that the inputs read along v do not
+    index, so that every row shares their loaded vectors. An NCHW 1x1
+    convolution's rows are output channels, not output rows: each output
+    row read a vector of its own per FMA from L2 (a MobileNet projection at
+    15% of peak, 0.144 ms; 0.046 ms so)."""
     out = [d for d in _output_dims(op) if op.iterators[d] == "parallel"]
     v = out[-1] if out else None
-    m = next((d for d in reversed(out[:-1]) if extents[d] > 1), None)
-    return v, m
+    rows = [d for d in reversed(out[:-1]) if extents[d] > 1]
+    if v is not None and is_multiply_accumulate(op):
+        read = set().union(*[dims for dims in _operand_dims(op) if v in dims])
+        rows = [d for d in rows if d not in read] or rows
+    return v, (rows[0] if rows else None)
+
+
+def _operand_dims(op: TileableOp) -> list[set[int]]:
+    """The op dims each input's indices involve, in operand order."""
+    return [{d for e in o.exprs if e is not None for d, _ in e.coeffs}
+            for o in op.operands if not o.is_init and o.exprs]
+
+
+def _lanes_interchange(op: TileableOp, v: int, m: int | None) -> list[int]:
+    """The iterator interchange that puts v before m when the first input
+    reads along v but not along the rows: MLIR's outer-product lowering
+    takes the first input as the one holding the first parallel dim, so
+    with m first it put the lanes along the rows (a 24-wide FMA per output
+    column of a 1x1 convolution). [] when none is needed."""
+    first = _operand_dims(op)[0] if _operand_dims(op) else set()
+    if m is None or m > v or v not in first or m in first:
+        return []
+    perm = list(range(len(op.domain)))
+    perm[m], perm[v] = v, m
+    return perm
 
 
 def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo, peel: bool = False) -> tuple[int, int, int]:
@@ -597,10 +625,9 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
         return None
     nr, mr, vecs = _register_block(op, ext, cpu, peel=True)
     parallel_out = [d for d in out_dims if op.iterators[d] == "parallel"]
-    m_pos = out_dims.index(m) if m is not None else len(out_dims)
     root_ext = [ext[d] for d in out_dims]
     panel = [nr if d == v else 0 for d in out_dims]
-    rows = [mr if d == m else (1 if t < m_pos and ext[d] > 1 and d != v else 0) for t, d in enumerate(out_dims)]
+    rows = [mr if d == m else (1 if ext[d] > 1 and d != v else 0) for d in out_dims]
     if not any(rows):  # one row (a 1x1x1x7 convolution): no row loop to fuse the chain into, no kernel
         return None
     red_sizes = _kernel_reductions(op, ext)
@@ -609,7 +636,8 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
         tile[d] = panel[t] or rows[t]
     kernel = RegisterKernel(root=root.index, contraction=op.index, chain=chain, inits=inits, extents=root_ext,
                             panel_sizes=panel, row_sizes=rows, reduction_sizes=red_sizes, contraction_extents=ext,
-                            accumulators=mr * vecs, scalar=scalar_reason(op, tile))
+                            accumulators=mr * vecs, scalar=scalar_reason(op, tile),
+                            interchange=_lanes_interchange(op, v, m))
     return _with_panel_copy(op, kernel, ext, parallel_out, v, m, nr, mr)
 
 
