@@ -102,7 +102,8 @@ def _lanes_interchange(op: TileableOp, v: int, m: int | None) -> list[int]:
     takes the first input as the one holding the first parallel dim, so
     with m first it put the lanes along the rows (a 24-wide FMA per output
     column of a 1x1 convolution). [] when none is needed."""
-    first = _operand_dims(op)[0] if _operand_dims(op) else set()
+    inputs = _operand_dims(op)
+    first = inputs[0] if inputs else set()
     if m is None or m > v or v not in first or m in first:
         return []
     perm = list(range(len(op.domain)))
@@ -308,6 +309,7 @@ def _row_reduction_tiling(op: TileableOp, extents: list[int], lanes: int, reg: l
         reg[inner] = _largest_divisor(extents[inner], MAX_VECTOR_ELEMENTS, lanes)
     return InnerTiling(op=op.index, rank=len(extents), extents=extents,
                        register_sizes=_drop_unit(reg, extents, op), split_sizes=split, kind="reduction")
+
 
 def _across_rows_tiling(op: TileableOp, extents: list[int], lanes: int, reg: list[int], v: int) -> InnerTiling:
     """A row reduction the vectorizer cannot reduce along its row (torch's

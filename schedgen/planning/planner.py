@@ -228,6 +228,7 @@ class _Nest:
                                 for d in self.payload.ops[i].reduction_dims()]) for i in ops)
 
     def forall_tiles(self, members: frozenset[int], sizes: Sizes) -> int:
+        """Tiles of the nest's forall at these sizes."""
         return prod(tile_count(d.extent, sizes.get(d.key, d.extent)) for d in self.search_dims(members)
                     if d.key[0] == "d")
 
@@ -248,7 +249,7 @@ class _Nest:
             return True
         par = [d for d in self.search_dims(members) if d.key[0] == "d"]
         most = prod(tile_count(d.extent, d.options()[0]) for d in par)  # the most tiles the options give
-        return prod(tile_count(d.extent, sizes.get(d.key, d.extent)) for d in par) >= min(self.cores, most)
+        return self.forall_tiles(members, sizes) >= min(self.cores, most)
 
     def minimal(self, members: frozenset[int]) -> Sizes:
         # 1, or an unpack's inner tile (not a CPU's register-sized least or K grain: those are preferences)
