@@ -113,8 +113,7 @@ def _reads_full_input(op: TileableOp, members: set[int]) -> bool:
     """Whether `op` reads a tensor from outside `members` along all its dims
     (a residual), not a broadcast parameter."""
     return any(not o.is_init and not (o.value.kind == "op" and o.value.index in members)
-               and o.exprs is not None and len({d for e in o.exprs if e is not None for d, _ in e.coeffs})
-               == len(op.domain) for o in op.operands)
+               and o.exprs is not None and len(o.dims()) == len(op.domain) for o in op.operands)
 
 
 def _between(payload: Payload, sources: set[int], output: int) -> set[int]:

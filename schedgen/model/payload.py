@@ -100,6 +100,10 @@ class Operand:
     reads: bool = True  # an init: the body reads its value (an accumulator), so it comes in too
     trees: tuple[IndexTree | None, ...] = ()  # per result of the map: the non-linear ones (exprs None) as trees
 
+    def dims(self) -> set[int]:
+        """The op dims its linear indices involve (a window's oh + kh: both)."""
+        return {d for e in self.exprs or () if e is not None for d, _ in e.coeffs}
+
 
 @dataclass(frozen=True)
 class Result:

@@ -92,8 +92,7 @@ def _vector_dims(op: TileableOp, extents: list[int]) -> tuple[int | None, int | 
 
 def _operand_dims(op: TileableOp) -> list[set[int]]:
     """The op dims each input's indices involve, in operand order."""
-    return [{d for e in o.exprs if e is not None for d, _ in e.coeffs}
-            for o in op.operands if not o.is_init and o.exprs]
+    return [o.dims() for o in op.operands if not o.is_init and o.exprs]
 
 
 def _lanes_interchange(op: TileableOp, v: int, m: int | None) -> list[int]:
