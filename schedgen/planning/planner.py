@@ -170,8 +170,9 @@ class _Nest:
         inner = dict(self.root.unpacked_tiles)
         least = outer_least(self.root, self.cpu) if self.cpu is not None else {}
         grain = outer_grain(self.root, self.cpu) if self.cpu is not None else {}
-        dims = [SearchDim(("d", d), self.root.domain[d], multiple=lcm(inner.get(d, 1), self.root.index_grain(d) or 1),
-                          least=least.get(d, 1), grain=grain.get(d, 1))
+        dims = [_register_preference(SearchDim(("d", d), self.root.domain[d],
+                                               multiple=lcm(inner.get(d, 1), self.root.index_grain(d) or 1),
+                                               least=least.get(d, 1), grain=grain.get(d, 1)))
                 for d in self.tileable_dims(members)]
         if self.consumers:  # consumers are fused into the forall level: no reduction loops
             return dims[:1] if self.loop_kind == "scf.for" else dims
@@ -389,6 +390,18 @@ class _Nest:
             return None
         trips = prod(tile_count(self.payload.ops[i].domain[d], s) for i, d, s in shape.reduction_tiles)
         return traffic.total + TILE_OVERHEAD_BYTES * traffic.tiles * trips
+
+
+def _register_preference(dim: SearchDim) -> SearchDim:
+    """`dim` without a CPU's register-sized least and grain where no size but
+    the whole extent honours them together with the multiple a non-linear
+    index needs: an im2col copy's 196 output pixels (multiples of 14, grain
+    32) were one tile, one core of two (0.115 ms of a ResNet block). Its
+    tiles stay divisors, so that the cores get equal shares."""
+    both = lcm(dim.multiple, dim.grain)
+    if 1 < dim.multiple < dim.extent and (both >= dim.extent or dim.extent % both):
+        return replace(dim, least=1, grain=dim.multiple)
+    return dim
 
 
 def _op_shapes(payload: Payload, ops: frozenset[int] | set[int], root: int) -> tuple:
