@@ -265,8 +265,9 @@ def test_an_im2col_copy_of_14x14_pixels_is_split_between_the_cores(tmp_path: Pat
 def test_a_pad_is_tiled_by_planes_not_elements(tmp_path: Path) -> None:
     """torch's pad before a convolution: the CPU level tiles it by whole
     padded planes (one fill and one copy each), not element by element (an
-    allocation and a copy per element: 1.0 of a mobilenet block's 1.65 ms).
-    No allocation in the applied IR holds a single element; the numbers match."""
+    allocation and a copy per element: 1.0 of a mobilenet block's 1.65 ms),
+    each written in place. No allocation in the applied IR holds a single
+    element or one plane; the numbers match."""
     payload = tmp_path / "pad_conv.mlir"
     payload.write_text((ROOT / "tests/data/conv_nchw.mlir").read_text().replace(
         "    %zero = arith.constant 0.000000e+00 : f32\n",
@@ -283,6 +284,9 @@ def test_a_pad_is_tiled_by_planes_not_elements(tmp_path: Path) -> None:
     module = parse(_applied_and_compared(payload, p))
     allocs = [ir.MemRefType(op.results[0].type).shape for op in ops(module) if op.name == "memref.alloc"]
     assert allocs and all(prod(shape) > 1 for shape in allocs), allocs
+    # Each plane is filled and copied straight into the result: no buffer of a plane's own (a fill and a
+    # copy into it, then a copy of it into the result: 0.033 against 0.010 ms for a 64x30x30 pad).
+    assert not [s for s in allocs if list(s[-2:]) == [12, 12] and prod(s) == 144], allocs
 
 
 def test_a_copied_partial_panel_fuses_into_the_epilogue_rows(tmp_path: Path) -> None:

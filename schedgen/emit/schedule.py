@@ -164,7 +164,9 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
             "fused": [{"op": i, "var": member[i], "label": f"op{i} {plan.ops[i].name}"} for i in t.fused],
             "fused_steps": fused_steps,
             "peels": [{"loop": dim_loops[d], "what": "tiles", "size": size, "last": last}
-                      for d, size, last in t.remainders()]}
+                      for d, size, last in t.remainders()],
+            # a pad's planes: filled and copied in place (the tiled pad's handle, its outermost loop)
+            "in_place": (current, register_loops[0]) if t.kind == "pad" and register_loops else None}
 
 
 def _fusion_steps(ops: list[tuple[str, str]], loop: str, suffix: str) -> tuple[list[dict], str]:
