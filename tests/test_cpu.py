@@ -238,9 +238,13 @@ def test_a_strided_nchw_convolution_becomes_an_im2col_copy_and_a_matmul_kernel(t
     (k,) = p.kernels
     assert k.scalar is None and k.accumulators > 1
     transformed = _applied_and_compared(payload, p)
-    # what stays linalg is the copy alone (a scalar loop nest: its indices are not affine-linear)
+    # what stays linalg is the copy alone (a scalar loop nest: its indices are not affine-linear), one
+    # output row of one filter tap at a time: a contiguous run, not a division per element of the tile
     assert sorted(set(dialect_ops(transformed, "linalg"))) == ["linalg.generic", "linalg.yield"]
     assert counts(transformed)["linalg.generic"] == 1 and counts(transformed)["vector.fma"] > 0
+    module = parse(transformed)
+    (copy,) = [op for op in ops(module) if op.name == "linalg.generic"]
+    assert ir.MemRefType(copy.operands[-1].type).shape == [8], copy.operands[-1].type
     memory = plan(load_payload(payload), CPU_PRESETS["cpu-avx512"].model_copy(update={"cpu": None}))
     assert memory.normalize == [] and any(o.name == "linalg.conv_2d_nchw_fchw" for o in memory.ops)
 
