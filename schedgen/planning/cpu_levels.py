@@ -192,6 +192,14 @@ def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTilin
         retiled = [s or e for s, e in zip(reg, extents)]
         if scalar_reason(op, retiled) is None:
             return t.model_copy(update={"register_sizes": reg})
+        if t.kind == "reduction" and v is not None and v in _window_dims(op, retiled):
+            # Strided along the contiguous dim too (a 3x3 stride-2 max pool): scalar, but each output
+            # row's windows whole inside it, so that every output is reduced in a register. With
+            # the taps stepped by 1 outside the row, each tap loaded and stored the row again
+            # (0.13 -> 0.10 ms of a ResNet stem's 0.25).
+            reg = [0 if k != "parallel" else (s if d == v else (1 if e > 1 else 0))
+                   for d, (s, e, k) in enumerate(zip(t.register_sizes, extents, op.iterators))]
+            return t.model_copy(update={"register_sizes": reg, "scalar": scalar_reason(op, reg)})
     return t.model_copy(update={"scalar": reason})
 
 
