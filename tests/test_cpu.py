@@ -357,15 +357,8 @@ def test_a_pad_cut_along_a_padded_dim_is_not_rewritten_in_place(tmp_path: Path) 
     xtc-opt. Such a plan (the pad's rows split in two by hand) keeps the pad
     as it is; the schedule applies and the numbers match on 2 threads."""
     payload = tmp_path / "pad_rows.mlir"
-    payload.write_text("""func.func @pad_rows(%x: tensor<1x3x64x64xf32>) -> tensor<1x3x70x70xf32> {
-  %zero = arith.constant 0.0 : f32
-  %p = tensor.pad %x low[0, 0, 3, 3] high[0, 0, 3, 3] {
-  ^bb0(%i: index, %j: index, %k: index, %l: index):
-    tensor.yield %zero : f32
-  } : tensor<1x3x64x64xf32> to tensor<1x3x70x70xf32>
-  return %p : tensor<1x3x70x70xf32>
-}
-""")
+    payload.write_text((ROOT / "tests/data/pad_nchw.mlir").read_text().replace("1x8x30x30", "1x3x64x64")
+                       .replace("1x8x32x32", "1x3x70x70").replace("[0, 0, 1, 1]", "[0, 0, 3, 3]"))
     p = plan(load_payload(payload), ALL_PARALLEL)
     (nest,) = p.nests
     (pad,) = p.inner

@@ -364,21 +364,10 @@ def test_matmul_chains_move_at_most_one_and_a_half_times_the_bound():
             assert p.traffic_bytes <= 1.5 * bound, (path.stem, target, p.traffic_bytes / bound)
 
 
-def test_a_pad_reads_its_source_once_and_writes_its_tiles(tmp_path: Path):
+def test_a_pad_reads_its_source_once_and_writes_its_tiles():
     """A padded input tiled by rows: each tile reads the source rows it
     holds (none in the padding) and writes its padded tile."""
-    path = tmp_path / "pad.mlir"
-    path.write_text("""
-func.func @pad(%x: tensor<1x8x30x30xf32>) -> tensor<1x8x32x32xf32> {
-  %z = arith.constant 0.0 : f32
-  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
-  ^bb0(%i: index, %j: index, %k: index, %l: index):
-    tensor.yield %z : f32
-  } : tensor<1x8x30x30xf32> to tensor<1x8x32x32xf32>
-  return %p : tensor<1x8x32x32xf32>
-}
-""")
-    payload = load_payload(path)
+    payload = load_payload(ROOT / "tests/data/pad_nchw.mlir")
     nest = candidate_nest(payload, ROOMY, 0, {0}, (1, 8, 5, 32))
     t = nest_traffic(payload, nest)
     assert t.read == 4 * 8 * 30 * 30  # rows 0 and 31 are padding, the others come in once
