@@ -265,10 +265,10 @@ class _Nest:
         multiple of the cores, so that no core waits for another's last one
         (a 1000x1000 matmul in 5 tiles ran at 66% of peak on 2 cores, 78%
         on one). Smaller nests keep their tiles (ViT's attention by its 3
-        heads: by rows instead, it got slower)."""
-        return tiles % self.cores == 0 or tiles >= 4 * self.cores or tiles == most \
-            or self.root.name == "tensor.pad" or not self.pays_for_cores()  # (a pad cut along a padded
-        # dim has dynamic padding in its tiles)
+        heads: by rows instead, it got slower), and so do pads (cut along a
+        padded dim instead, their tiles' padding is dynamic)."""
+        exempt = self.root.name == "tensor.pad" or not self.pays_for_cores()
+        return exempt or tiles % self.cores == 0 or tiles >= 4 * self.cores or tiles == most
 
     def minimal(self, members: frozenset[int]) -> Sizes:
         # 1, or an unpack's inner tile (not a CPU's register-sized least or K grain: those are preferences)
