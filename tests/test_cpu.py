@@ -26,6 +26,7 @@ from schedgen.ir.load import load_payload
 from schedgen.model.cpu import ASYNC_PARALLEL_MIN_MS, CpuInfo
 from schedgen.model.plan import Plan
 from schedgen.model.target import CPU_PRESETS, Target
+from schedgen.planning.cpu_levels import inner_tiling
 from schedgen.planning.planner import plan
 from schedgen.run.arrays import random_inputs
 from schedgen.run.compare import compare
@@ -359,14 +360,15 @@ def test_a_pad_cut_along_a_padded_dim_is_not_rewritten_in_place(tmp_path: Path) 
     payload = tmp_path / "pad_rows.mlir"
     payload.write_text((ROOT / "tests/data/pad_nchw.mlir").read_text().replace("1x8x30x30", "1x3x64x64")
                        .replace("1x8x32x32", "1x3x70x70").replace("[0, 0, 1, 1]", "[0, 0, 3, 3]"))
-    p = plan(load_payload(payload), ALL_PARALLEL)
+    model = load_payload(payload)
+    p = plan(model, ALL_PARALLEL)
     (nest,) = p.nests
-    (pad,) = p.inner
-    assert pad.kind == "pad"
     # whole planes, a channel at a time: filled and copied in place
-    nest.tile_sizes, pad.extents, pad.register_sizes = [0, 3, 0, 0], [1, 3, 70, 70], [0, 1, 0, 0]
+    whole, cut = (inner_tiling(model.ops[0], ext, ALL_PARALLEL.cpu) for ext in ([1, 3, 70, 70], [1, 3, 35, 70]))
+    assert whole.kind == cut.kind == "pad" and whole.in_place and not cut.in_place
+    nest.tile_sizes, p.inner = [0, 3, 0, 0], [whole]
     assert "rewrite_in_destination_passing_style" in render(p)
-    nest.tile_sizes, pad.extents = [0, 0, 35, 0], [1, 3, 35, 70]
+    nest.tile_sizes, p.inner = [0, 0, 35, 0], [cut]
     assert "rewrite_in_destination_passing_style" not in render(p)
     _applied_and_compared(payload, p, threads=2)
 

@@ -5,7 +5,6 @@ every line of transform IR comes from the template."""
 from __future__ import annotations
 
 import hashlib
-import re
 from collections import defaultdict
 
 from schedgen import __version__
@@ -167,16 +166,7 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
             "peels": [{"loop": dim_loops[d], "what": "tiles", "size": size, "last": last}
                       for d, size, last in t.remainders()],
             # a pad's planes: filled and copied in place (the tiled pad's handle, its outermost loop)
-            "in_place": (current, register_loops[0]) if t.kind == "pad" and register_loops
-            and _whole_planes(t, op.result_type) else None}
-
-
-def _whole_planes(t: InnerTiling, result_type: str) -> bool:
-    """The pad's tile holds whole padded planes (static padding): rewritten
-    in destination-passing style, a tile cut along a padded dim, whose
-    padding is dynamic, aborted xtc-opt."""
-    shape = [int(n) for n in re.findall(r"(\d+)x", result_type.split("<", 1)[-1])]
-    return all(e == n for s, e, n in zip(t.register_sizes, t.extents, shape) if not s)
+            "in_place": (current, register_loops[0]) if t.in_place and register_loops else None}
 
 
 def _fusion_steps(ops: list[tuple[str, str]], loop: str, suffix: str) -> tuple[list[dict], str]:

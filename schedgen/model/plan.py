@@ -137,6 +137,8 @@ class InnerTiling(BaseModel):
     # Elementwise producers computed in this op's register tiles (fused into its innermost register
     # loop), nearest first: their tiles stay in vector registers, none is written out whole.
     fused: list[int] = []
+    # Pads: each plane filled and copied straight into the result (the tile holds whole padded dims).
+    in_place: bool = False
 
     def remainders(self) -> list[tuple[int, int, int]]:
         """(dim, size, last tile) of each register loop whose size does not

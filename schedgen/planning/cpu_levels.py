@@ -236,10 +236,14 @@ def _inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTili
         # a time (the elementwise rule finds no vector dim), each became an
         # allocation and a copy: a mobilenet block's 144x30x30 pad took 1.0 of
         # its 1.65 ms.
+        # Each plane is written in place (the schedule rewrites it in destination-passing style) when
+        # the tile holds whole padded dims: cut along one, its padding is dynamic, and the rewrite
+        # aborted xtc-opt.
         padded = {d for d, (s, n) in enumerate(zip(op.operands[0].shape, op.domain)) if s != n}
         return InnerTiling(op=op.index, rank=len(extents), extents=extents, kind="pad",
                            register_sizes=_drop_unit([0 if d in padded else 1 for d in range(len(extents))],
-                                                     extents, op))
+                                                     extents, op),
+                           in_place=all(extents[d] == op.domain[d] for d in padded))
     v, m = _vector_dims(op, extents)
     reg = [1 if k == "parallel" else 0 for k in op.iterators]
     if is_multiply_accumulate(op):
