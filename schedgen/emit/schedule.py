@@ -137,7 +137,8 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
     op = plan.ops[t.op]
     base = f"cpu_op{t.op}"
     levels = []
-    generalize = op.name.startswith("linalg.") and op.name not in NON_STRUCTURED_TILEABLE  # pack/unpack stay
+    # pack/unpack stay named, and so does a window decompose turns into its 1-D op
+    generalize = op.name.startswith("linalg.") and op.name not in NON_STRUCTURED_TILEABLE and not t.decompose
     current = f"{base}_g" if generalize else base
     for what, sizes in (("cache", t.cache_sizes), ("register", t.register_sizes)):
         if not sizes or not any(sizes):
@@ -166,7 +167,8 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
             "peels": [{"loop": dim_loops[d], "what": "tiles", "size": size, "last": last}
                       for d, size, last in t.remainders()],
             # a pad's planes: filled and copied in place (the tiled pad's handle, its outermost loop)
-            "in_place": (current, register_loops[0]) if t.in_place and register_loops else None}
+            "in_place": (current, register_loops[0]) if t.in_place and register_loops else None,
+            "decompose": current if t.decompose else None}
 
 
 def _fusion_steps(ops: list[tuple[str, str]], loop: str, suffix: str) -> tuple[list[dict], str]:

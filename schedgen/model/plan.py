@@ -139,6 +139,9 @@ class InnerTiling(BaseModel):
     fused: list[int] = []
     # Pads: each plane filled and copied straight into the result (the tile holds whole padded dims).
     in_place: bool = False
+    # A named 2-D window op (an NCHW pooling) whose register tile is one output row of one window row:
+    # `transform.structured.decompose` makes it the 1-D op, which the vectorizer takes along the channels.
+    decompose: bool = False
 
     def remainders(self) -> list[tuple[int, int, int]]:
         """(dim, size, last tile) of each register loop whose size does not
@@ -298,6 +301,9 @@ def _cpu_texts(plan: Plan, n: LoopNest, cpu: CpuInfo) -> list[str]:
     for t in plan.inner:
         if t.op in members and t.scalar is not None:
             texts.append(f"op{t.op} stays scalar: the vectorizer does not take it ({t.scalar})")
+        if t.op in members and t.decompose:
+            texts.append(f"op{t.op} by one output row of one window row {t.register_sizes}, decomposed into its 1-D op: "
+                         "vectors along the channels")
         if t.op in members and t.fused:
             texts.append(", ".join(f"op{i}" for i in t.fused)
                          + f" computed in op{t.op}'s register tiles (no tile of theirs is stored)")
