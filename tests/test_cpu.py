@@ -786,6 +786,35 @@ def test_a_producer_that_keeps_a_nest_on_one_core_is_not_fused(tmp_path: Path) -
 
 
 @pytest.mark.parametrize("threads", [1, 2])
+def test_a_depthwise_nchw_kernel_cuts_its_panels_along_the_output_row(threads: int, tmp_path: Path) -> None:
+    """A depthwise NCHW convolution iterates (n, oh, ow, c) but writes (n, c,
+    oh, ow). As its own kernel's root (nothing fused after it, as in whole
+    mobilenet_v2), its panels are cut along the 28-wide output row (16 and
+    a peeled 12), not along the channels: cut there, the 32 channels left
+    no remainder to peel and the schedule did not apply. Every vector
+    multiply-add in the applied IR runs along the row (16 or 12 lanes);
+    the numbers match on 1 and 2 threads."""
+    payload = tmp_path / "dw.mlir"
+    payload.write_text("""func.func @dw(%x: tensor<1x32x30x30xf32>, %w: tensor<32x3x3xf32>) -> tensor<1x32x28x28xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<1x32x28x28xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x28x28xf32>) -> tensor<1x32x28x28xf32>
+  %y = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %w : tensor<1x32x30x30xf32>, tensor<32x3x3xf32>) outs(%init : tensor<1x32x28x28xf32>) -> tensor<1x32x28x28xf32>
+  return %y : tensor<1x32x28x28xf32>
+}
+""")
+    p = plan(load_payload(payload), TARGET)
+    (k,) = p.kernels
+    assert k.root == k.contraction
+    assert k.panel_sizes[2] == 16 and k.panel_sizes[3] == 0, k.panel_sizes  # (n, oh, ow, c)
+    module = parse(_applied_and_compared(payload, p, threads))
+    widths = {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module)
+              if op.name in ("vector.fma", "arith.mulf") and isinstance(op.results[0].type, ir.VectorType)}
+    assert widths and widths <= {16, 12}, widths
+
+
+@pytest.mark.parametrize("threads", [1, 2])
 def test_a_1x1_nchw_convolution_keeps_output_channels_in_registers(threads: int, tmp_path: Path) -> None:
     """A 1x1 NCHW convolution's register rows are output channels, which
     share each loaded input vector, not output rows, which each loaded their

@@ -193,7 +193,10 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
     # ops fused into each level, nearest the root first (producers before their own producers)
     fused = [*k.chain, *([] if c_is_root else [k.contraction]), *k.inits]
     panel_loops = [f"{base}_pl{d}" for d, s in enumerate(k.panel_sizes) if s]
-    row_loops = [f"{base}_rl{d}" for d, s in enumerate(k.row_sizes) if s]
+    # rows of the contraction itself are cut after its interchange, so in the interchanged order
+    row_sizes = [k.row_sizes[d] for d in k.interchange[:len(k.row_sizes)]] if c_is_root and k.interchange \
+        else k.row_sizes
+    row_loops = [f"{base}_rl{d}" for d, s in enumerate(row_sizes) if s]
     panel_steps, panel_loop = _fusion_steps([(var[i], var[i]) for i in fused], panel_loops[-1], "p")
     c_panel = f"{var[k.contraction]}_p"  # the contraction at the panel level: generalized, then padded
     c_final = f"{var[k.contraction]}_pad" if k.packed_operand is not None else f"{var[k.contraction]}_g"
@@ -208,7 +211,7 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "panel_sizes": k.panel_sizes, "panel_loops": panel_loops, "panel_steps": panel_steps,
         "panel_loop": panel_loop, "c_panel": c_panel,
         "row_source": c_final if c_is_root else f"{var[k.root]}_p",
-        "row_sizes": k.row_sizes, "row_loops": row_loops, "row_steps": row_steps,
+        "row_sizes": row_sizes, "row_loops": row_loops, "row_steps": row_steps,
         "reduction_source": f"{var[k.contraction]}_r",
         "reduction_sizes": k.reduction_sizes,
         "red_loops": red_loops,
@@ -223,11 +226,12 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "copy_sizes": k.copy_sizes, "copy_loops": [f"{base}_cl{d}" for d, s in enumerate(k.copy_sizes) if s],
         # loops whose last tile is a remainder: peeled, innermost first (so that the inner peels are
         # copied into the outer remainders too)
-        "peels": [{"loop": loop, "what": what, "size": size, "last": last}
+        "peels": [{"loop": loop, "what": what, "size": max(sizes), "last": last}
                   for loop, what, sizes in ((_remainder_loop(red_loops, k.reduction_sizes), "steps",
                                              k.reduction_sizes),
-                                            (row_loop, "rows", k.row_sizes), (panel_loop, "panels", k.panel_sizes))
-                  if (last := k.remainder(sizes)) for size in [max(sizes)]],
+                                            (_remainder_loop(row_loops[:-1] + [row_loop], row_sizes), "rows",
+                                             k.row_sizes), (panel_loop, "panels", k.panel_sizes))
+                  if (last := k.remainder(sizes))],
     }
 
 

@@ -169,9 +169,9 @@ class RegisterKernel(BaseModel):
     contraction: int
     chain: list[int]  # elementwise ops between the root and the contraction, nearest the root first
     inits: list[int]  # producers of the contraction's init in the nest (fill, bias broadcast)
-    extents: list[int]  # the root's tile inside the forall
-    panel_sizes: list[int]  # root dims: nr along the output's contiguous dim
-    row_sizes: list[int]  # root dims: mr rows, 1 along other outer dims
+    extents: list[int]  # the root's tile inside the forall, over its first loop dims (those of its output)
+    panel_sizes: list[int]  # the same loop dims: nr along the output's contiguous dim
+    row_sizes: list[int]  # the same loop dims: mr rows, 1 along other outer dims
     reduction_sizes: list[int]  # contraction dims: innermost reduction by 4, the others by 1
     contraction_extents: list[int] = []  # the contraction's tile inside the forall, per its dims
     # iterator_interchange of the generalized contraction (v before the rows: the outer-product lowering's

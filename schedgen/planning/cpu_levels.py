@@ -680,15 +680,28 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
         return None
     nr, mr, vecs = _register_block(op, ext, cpu, peel=True)
     parallel_out = [d for d in out_dims if op.iterators[d] == "parallel"]
-    root_ext = [ext[d] for d in out_dims]
-    panel = [nr if d == v else 0 for d in out_dims]
-    rows = [mr if d == m else (1 if ext[d] > 1 and d != v else 0) for d in out_dims]
+    # The root's loop dim behind each output dim: a chain op's are the output's own (identity maps); a
+    # contraction's need not be (a depthwise NCHW convolution iterates n, oh, ow, c and writes n, c, oh,
+    # ow: its panels cut the channels by 16, not the row, and the peel of a remainder that was not
+    # there failed on whole mobilenet_v2).
+    order = out_dims if root is op else list(range(len(out_dims)))
+    if sorted(order) != list(range(len(order))):
+        return None
+
+    def on_root(sizes: list[int]) -> list[int]:
+        placed = [0] * len(order)
+        for t, d in enumerate(order):
+            placed[d] = sizes[t]
+        return placed
+    root_ext = on_root([ext[d] for d in out_dims])
+    panel = on_root([nr if d == v else 0 for d in out_dims])
+    rows = on_root([mr if d == m else (1 if ext[d] > 1 and d != v else 0) for d in out_dims])
     if not any(rows):  # one row (a 1x1x1x7 convolution): no row loop to fuse the chain into, no kernel
         return None
     red_sizes = _kernel_reductions(op, ext)
     tile = list(red_sizes)
     for t, d in enumerate(out_dims):
-        tile[d] = panel[t] or rows[t]
+        tile[d] = panel[order[t]] or rows[order[t]]
     kernel = RegisterKernel(root=root.index, contraction=op.index, chain=chain, inits=inits, extents=root_ext,
                             panel_sizes=panel, row_sizes=rows, reduction_sizes=red_sizes, contraction_extents=ext,
                             accumulators=mr * vecs, scalar=scalar_reason(op, tile),
