@@ -137,8 +137,11 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
     op = plan.ops[t.op]
     base = f"cpu_op{t.op}"
     levels = []
-    # pack/unpack stay named, and so does a window decompose turns into its 1-D op
-    generalize = op.name.startswith("linalg.") and op.name not in NON_STRUCTURED_TILEABLE and not t.decompose
+    # pack/unpack stay named, and so do a window decompose turns into its 1-D op and an op packed first
+    generalize = op.name.startswith("linalg.") and op.name not in NON_STRUCTURED_TILEABLE and not t.decompose \
+        and not t.channel_block
+    if t.channel_block:
+        return _blocked_view(plan, t, base)
     current = f"{base}_g" if generalize else base
     for what, sizes in (("cache", t.cache_sizes), ("register", t.register_sizes)):
         if not sizes or not any(sizes):
@@ -169,6 +172,24 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
             # a pad's planes: filled and copied in place (the tiled pad's handle, its outermost loop)
             "in_place": (current, register_loops[0]) if t.in_place and register_loops else None,
             "decompose": current if t.decompose else None}
+
+
+def _blocked_view(plan: Plan, t: InnerTiling, base: str) -> dict:
+    """A depthwise convolution packed by channel blocks (InnerTiling.channel_block): the packed op's
+    register tiles, and the input pack's and the result unpack's tiles of one row by one vector (the
+    16x16 transposes the lowering does in registers), a remainder peeled."""
+    lanes = t.channel_block
+    ow, c = 2, 3
+    packed = [0] * t.rank
+    packed[c] = lanes
+    out_width = t.extents[ow]
+    return {"op": t.op, "label": f"op{t.op} {plan.ops[t.op].name}", "kind": t.kind, "handle": base,
+            "extents": t.extents, "blocked": True, "lanes": lanes, "packed_sizes": packed,
+            "register_sizes": t.register_sizes, "init_columns": t.init_columns,
+            "register_loops": [f"{base}_r{d}" for d, s in enumerate(t.register_sizes) if s],
+            # a row shorter than a vector is one whole tile; a longer one leaves a remainder to peel
+            "peel_in": t.input_width > lanes and t.input_width % lanes != 0,
+            "peel_out": out_width > lanes and out_width % lanes != 0}
 
 
 def _fusion_steps(ops: list[tuple[str, str]], loop: str, suffix: str) -> tuple[list[dict], str]:
@@ -286,6 +307,7 @@ def _render(plan: Plan) -> str:
     return template.render(plan=plan, version=__version__, groups=_groups(plan), cpu=plan.target.cpu,
                            untiled_inner=untiled_inner, named_ops=named, img2col=IMG2COL,
                            packs_panels=any(k.packed_operand is not None for k in plan.kernels),
-                           has_packs=any(o.name in ("linalg.pack", "linalg.unpack") for o in plan.ops),
+                           has_packs=any(o.name in ("linalg.pack", "linalg.unpack") for o in plan.ops)
+                           or any(t.channel_block for t in plan.inner),
                            vectorize=not any(o.result_type.endswith("bf16>") for o in plan.ops),
                            nests=[_nest_view(plan, n, kernels) for n in plan.nests])

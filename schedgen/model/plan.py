@@ -142,6 +142,12 @@ class InnerTiling(BaseModel):
     # A named 2-D window op (an NCHW pooling) whose register tile is one output row of one window row:
     # `transform.structured.decompose` makes it the 1-D op, which the vectorizer takes along the channels.
     decompose: bool = False
+    # A depthwise NCHW convolution strided along its output row: its channels packed in blocks of this
+    # many (linalg.pack: NCHW16c), so that each tap is one contiguous vector (0 = not packed).
+    # register_sizes then tile the packed op: the block's dim appended last.
+    channel_block: int = 0
+    input_width: int = 0  # the packed input's row (for the peel of its 16-wide pack tiles)
+    init_columns: int = 0  # the packed init's tiles along the output row (a divisor: no dynamic tile)
 
     def remainders(self) -> list[tuple[int, int, int]]:
         """(dim, size, last tile) of each register loop whose size does not
@@ -301,6 +307,9 @@ def _cpu_texts(plan: Plan, n: LoopNest, cpu: CpuInfo) -> list[str]:
     for t in plan.inner:
         if t.op in members and t.scalar is not None:
             texts.append(f"op{t.op} stays scalar: the vectorizer does not take it ({t.scalar})")
+        if t.op in members and t.channel_block:
+            texts.append(f"op{t.op} with its channels packed in blocks of {t.channel_block} (linalg.pack), "
+                         f"one vector per tap: registers {t.register_sizes}")
         if t.op in members and t.decompose:
             texts.append(f"op{t.op} by one output row of one window row {t.register_sizes}, decomposed into its 1-D op: "
                          "vectors along the channels")
