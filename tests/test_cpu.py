@@ -785,6 +785,22 @@ def test_a_producer_that_keeps_a_nest_on_one_core_is_not_fused(tmp_path: Path) -
     _applied_and_compared(small, p, threads=2)
 
 
+def _depthwise_nchw(directory: Path, size: int, out: int, stride: int) -> Path:
+    """A 3x3 depthwise NCHW convolution of 32 channels, size x size -> out x out."""
+    x, y = f"tensor<1x32x{size}x{size}xf32>", f"tensor<1x32x{out}x{out}xf32>"
+    payload = directory / f"dw_{size}_{stride}.mlir"
+    payload.write_text(f"""func.func @dw(%x: {x}, %w: tensor<32x3x3xf32>) -> {y} {{
+  %zero = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : {y}
+  %init = linalg.fill ins(%zero : f32) outs(%e : {y}) -> {y}
+  %y = linalg.depthwise_conv_2d_nchw_chw {{dilations = dense<1> : vector<2xi64>, strides = dense<{stride}> : vector<2xi64>}}
+      ins(%x, %w : {x}, tensor<32x3x3xf32>) outs(%init : {y}) -> {y}
+  return %y : {y}
+}}
+""")
+    return payload
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_depthwise_nchw_kernel_cuts_its_panels_along_the_output_row(threads: int, tmp_path: Path) -> None:
     """A depthwise NCHW convolution iterates (n, oh, ow, c) but writes (n, c,
@@ -794,16 +810,7 @@ def test_a_depthwise_nchw_kernel_cuts_its_panels_along_the_output_row(threads: i
     no remainder to peel and the schedule did not apply. Every vector
     multiply-add in the applied IR runs along the row (16 or 12 lanes);
     the numbers match on 1 and 2 threads."""
-    payload = tmp_path / "dw.mlir"
-    payload.write_text("""func.func @dw(%x: tensor<1x32x30x30xf32>, %w: tensor<32x3x3xf32>) -> tensor<1x32x28x28xf32> {
-  %zero = arith.constant 0.000000e+00 : f32
-  %e = tensor.empty() : tensor<1x32x28x28xf32>
-  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x28x28xf32>) -> tensor<1x32x28x28xf32>
-  %y = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
-      ins(%x, %w : tensor<1x32x30x30xf32>, tensor<32x3x3xf32>) outs(%init : tensor<1x32x28x28xf32>) -> tensor<1x32x28x28xf32>
-  return %y : tensor<1x32x28x28xf32>
-}
-""")
+    payload = _depthwise_nchw(tmp_path, 30, 28, 1)
     p = plan(load_payload(payload), TARGET)
     (k,) = p.kernels
     assert k.root == k.contraction
@@ -823,16 +830,7 @@ def test_a_strided_depthwise_nchw_convolution_runs_on_channel_blocks(threads: in
     18 leave remainders of the 16-wide pack and unpack tiles, which are
     peeled. Every multiply-add in the applied IR is 16 wide, no linalg op is
     left, and the numbers match on 1 and 2 threads."""
-    payload = tmp_path / "dw_s2.mlir"
-    payload.write_text("""func.func @dw(%x: tensor<1x32x37x37xf32>, %w: tensor<32x3x3xf32>) -> tensor<1x32x18x18xf32> {
-  %zero = arith.constant 0.000000e+00 : f32
-  %e = tensor.empty() : tensor<1x32x18x18xf32>
-  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x18x18xf32>) -> tensor<1x32x18x18xf32>
-  %y = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
-      ins(%x, %w : tensor<1x32x37x37xf32>, tensor<32x3x3xf32>) outs(%init : tensor<1x32x18x18xf32>) -> tensor<1x32x18x18xf32>
-  return %y : tensor<1x32x18x18xf32>
-}
-""")
+    payload = _depthwise_nchw(tmp_path, 37, 18, 2)
     p = plan(load_payload(payload), ALL_PARALLEL)
     assert not p.kernels
     (dw,) = [t for t in p.inner if p.ops[t.op].name == "linalg.depthwise_conv_2d_nchw_chw"]
