@@ -185,11 +185,12 @@ def test_a_large_nest_gets_a_multiple_of_the_cores_in_tiles(tmp_path: Path) -> N
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_odd_sizes_peel_the_register_kernel_remainders_and_vectorize_them(threads: int, tmp_path: Path) -> None:
-    """37 rows (a prime), 53 columns and K = 23: register blocks of 12 rows x
-    2 vectors stepping K by 4, with a last row tile of 1, a last panel of 21
-    columns and a last K step of 3 peeled into loop bodies of their own;
-    every one vectorizes (no linalg op is left to lower to scalar loops) and
-    the numbers match on 1 and 2 threads."""
+    """37 rows (a prime), 53 columns and K = 23: register blocks of 24 rows x
+    1 vector (two would leave a last panel of 21 columns, wider than one)
+    stepping K by 4, with a last row tile of 13, a last panel of 5 columns
+    and a last K step of 3 peeled into loop bodies of their own; every one
+    vectorizes (no linalg op is left to lower to scalar loops) and the
+    numbers match on 1 and 2 threads."""
     from schedgen.ir.apply import apply_schedule
 
     payload = tmp_path / "mm_odd.mlir"
@@ -197,8 +198,8 @@ def test_odd_sizes_peel_the_register_kernel_remainders_and_vectorize_them(thread
     p = plan(load_payload(payload), ALL_PARALLEL)
     (k,) = p.kernels
     lanes = TARGET.cpu.lanes()
-    assert (k.panel_sizes, k.row_sizes, k.extents) == ([0, 2 * lanes], [12, 0], [37, 53])
-    assert (k.remainder(k.panel_sizes), k.remainder(k.row_sizes)) == (53 - 2 * lanes, 1)
+    assert (k.panel_sizes, k.row_sizes, k.extents) == ([0, lanes], [24, 0], [37, 53])
+    assert (k.remainder(k.panel_sizes), k.remainder(k.row_sizes)) == (53 % lanes, 13)
     assert (k.reduction_sizes, k.remainder(k.reduction_sizes)) == ([0, 0, 4], 3)
     schedule = tmp_path / "mm_odd.cpu.mlir"
     schedule.write_text(render(p))
@@ -226,6 +227,31 @@ def _applied_and_compared(payload: Path, p: Plan, threads: int = 1) -> str:
     got = run_function(transformed, model.func_name, inputs, threads=threads)
     assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected]))
     return transformed
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_panel_remainder_wider_than_a_vector_makes_panels_one_vector_wide(threads: int, tmp_path: Path) -> None:
+    """49 columns (resnet18's 7x7 maps, its layer-4 im2col matmuls): panels
+    of two vectors left a peeled panel of 17 columns, which LLVM splits
+    badly (3.3 ms for one of those matmuls); panels of one vector leave one
+    column (1.3 ms). No multiply-add in the applied IR is 17 wide; the
+    numbers match on 1 and 2 threads."""
+    payload = tmp_path / "mm49.mlir"
+    payload.write_text("""func.func @mm(%a: tensor<64x96xf32>, %b: tensor<96x49xf32>) -> tensor<64x49xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<64x49xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<64x49xf32>) -> tensor<64x49xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x49xf32>) outs(%init : tensor<64x49xf32>) -> tensor<64x49xf32>
+  return %c : tensor<64x49xf32>
+}
+""")
+    p = plan(load_payload(payload), TARGET)
+    (k,) = p.kernels
+    assert k.panel_sizes == [0, 16] and k.remainder(k.panel_sizes) == 1, (k.panel_sizes, k.row_sizes)
+    module = parse(_applied_and_compared(payload, p, threads))
+    widths = {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module)
+              if op.name == "vector.fma" and isinstance(op.results[0].type, ir.VectorType)}
+    assert 16 in widths and max(widths) == 16, widths
 
 
 def test_a_convolution_row_wider_than_a_register_is_whole_registers_and_a_peeled_rest(tmp_path: Path) -> None:

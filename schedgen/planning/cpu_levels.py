@@ -123,6 +123,11 @@ def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo, peel: bool
     # Two vectors wide: with four (a whole 64-wide f32 output), LLVM 22's JIT
     # code for a 3x3 convolution crashed (SIGSEGV, conv_pool payload).
     nr = size(extents[v], 2 * lanes, lanes) if v is not None else 1
+    if peel and v is not None and extents[v] % nr > lanes:
+        # One vector wide where two leave a peeled panel wider than one (49 columns: 32 and 17, a
+        # 17-lane panel LLVM splits badly; 3.3 ms for resnet18's 7x7 layer-4 im2col matmuls, 1.3 ms
+        # as 16, 16, 16 and 1).
+        nr = lanes
     vecs = max(1, -(-nr // lanes))
     mr = size(extents[m], max(1, budget // vecs)) if m is not None else 1
     return nr, mr, vecs
