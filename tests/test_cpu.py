@@ -852,7 +852,7 @@ def test_a_strided_depthwise_nchw_convolution_runs_on_channel_blocks(threads: in
     """A stride-2 depthwise NCHW convolution reads `2 * ow + kw` along the
     contiguous dim, which no vectorizer takes: its channels are packed in
     blocks of 16 (linalg.pack), each tap of each output one contiguous
-    vector (mobilenet_v2's 96-channel one: 4.3 -> 0.26 ms). Rows of 37 and
+    vector (mobilenet_v2's 96-channel one: 4.3 -> 0.22 ms). Rows of 37 and
     18 leave remainders of the 16-wide pack and unpack tiles, which are
     peeled. Every multiply-add in the applied IR is 16 wide, no linalg op is
     left, and the numbers match on 1 and 2 threads."""

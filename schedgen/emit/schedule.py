@@ -179,17 +179,13 @@ def _blocked_view(plan: Plan, t: InnerTiling, base: str) -> dict:
     register tiles, and the input pack's and the result unpack's tiles of one row by one vector (the
     16x16 transposes the lowering does in registers), a remainder peeled."""
     lanes = t.channel_block
-    ow, c = 2, 3
-    packed = [0] * t.rank
-    packed[c] = lanes
-    out_width = t.extents[ow]
     return {"op": t.op, "label": f"op{t.op} {plan.ops[t.op].name}", "kind": t.kind, "handle": base,
-            "extents": t.extents, "blocked": True, "lanes": lanes, "packed_sizes": packed,
+            "extents": t.extents, "blocked": True, "lanes": lanes, "packed_sizes": t.pack_sizes,
             "register_sizes": t.register_sizes, "init_columns": t.init_columns,
             "register_loops": [f"{base}_r{d}" for d, s in enumerate(t.register_sizes) if s],
             # a row shorter than a vector is one whole tile; a longer one leaves a remainder to peel
             "peel_in": t.input_width > lanes and t.input_width % lanes != 0,
-            "peel_out": out_width > lanes and out_width % lanes != 0}
+            "peel_out": t.output_width > lanes and t.output_width % lanes != 0}
 
 
 def _fusion_steps(ops: list[tuple[str, str]], loop: str, suffix: str) -> tuple[list[dict], str]:

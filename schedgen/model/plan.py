@@ -146,7 +146,9 @@ class InnerTiling(BaseModel):
     # many (linalg.pack: NCHW16c), so that each tap is one contiguous vector (0 = not packed).
     # register_sizes then tile the packed op: the block's dim appended last.
     channel_block: int = 0
+    pack_sizes: list[int] = []  # transform.structured.pack's sizes per op dim (the channels by the block)
     input_width: int = 0  # the packed input's row (for the peel of its 16-wide pack tiles)
+    output_width: int = 0  # the unpacked result's row (likewise)
     init_columns: int = 0  # the packed init's tiles along the output row (a divisor: no dynamic tile)
 
     def remainders(self) -> list[tuple[int, int, int]]:
