@@ -142,14 +142,18 @@ class InnerTiling(BaseModel):
     # A named 2-D window op (an NCHW pooling) whose register tile is one output row of one window row:
     # `transform.structured.decompose` makes it the 1-D op, which the vectorizer takes along the channels.
     decompose: bool = False
-    # A depthwise NCHW convolution strided along its output row: its channels packed in blocks of this
-    # many (linalg.pack: NCHW16c), so that each tap is one contiguous vector (0 = not packed).
-    # register_sizes then tile the packed op: the block's dim appended last.
-    channel_block: int = 0
-    pack_sizes: list[int] = []  # transform.structured.pack's sizes per op dim (the channels by the block)
+    # A depthwise NCHW convolution strided along its output row: transform.structured.pack's sizes per
+    # op dim, the channels in blocks of one vector (NCHW16c), so that each tap is one contiguous vector
+    # ([] = not packed). register_sizes then tile the packed op: the block's dim appended last.
+    pack_sizes: list[int] = []
     input_width: int = 0  # the packed input's row (for the peel of its 16-wide pack tiles)
     output_width: int = 0  # the unpacked result's row (likewise)
     init_columns: int = 0  # the packed init's tiles along the output row (a divisor: no dynamic tile)
+
+    @property
+    def channel_block(self) -> int:
+        """The channels' block when packed (pack_sizes), else 0."""
+        return max(self.pack_sizes, default=0)
 
     def remainders(self) -> list[tuple[int, int, int]]:
         """(dim, size, last tile) of each register loop whose size does not

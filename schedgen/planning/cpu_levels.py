@@ -264,7 +264,7 @@ def _channel_blocked(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerT
         return None
     reg = [0, 1, 1, 0, 1, 1, 0]  # the packed op: the block's lanes appended
     return InnerTiling(op=op.index, rank=len(extents), extents=extents, register_sizes=reg, kind="reduction",
-                       channel_block=lanes, pack_sizes=[lanes if d == c else 0 for d in range(len(extents))],
+                       pack_sizes=[lanes if d == c else 0 for d in range(len(extents))],
                        init_columns=_largest_divisor(extents[ow], 4), output_width=extents[ow],
                        input_width=steps[ow] * (extents[ow] - 1) + steps.get(kw, 1) * (extents[kw] - 1) + 1)
 
