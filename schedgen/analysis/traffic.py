@@ -103,10 +103,7 @@ def shape_traffic(payload: Payload, shape: NestShape, reuse_dest: bool = False,
         return None
     root, members, consumers = payload.ops[shape.root], shape.members, shape.consumers
     tiles = prod(tile_count(n, s) for n, s in zip(root.domain, shape.root_tiles))
-    # Every loop as (extent, step): the forall's, and every sequential one (an
-    # op's own, or the one a producer was fused into).
-    forall = {("d", d): (n, s) for d, (n, s) in enumerate(zip(root.domain, shape.root_tiles))}
-    loops = {("r", i, d): (payload.ops[i].domain[d], s) for i, d, s in shape.reduction_tiles}
+    forall, loops = _nest_loops(payload, shape)
     read = written = 0
     seen: set[tuple] = set()  # outside tiles already counted: ops reading one slice share its transfer
     for idx in tiled.members:
@@ -135,6 +132,22 @@ def shape_traffic(payload: Payload, shape: NestShape, reuse_dest: bool = False,
         if op.name == "tensor.pad" and (idx == root.index and not reuse_dest or idx in consumers):
             written += _moved_bytes(op.results[0], inner, forall, {})  # no init: its result tile leaves
     return Traffic(read=read, written=written, tiles=tiles)
+
+
+def _nest_loops(payload: Payload, shape: NestShape) -> tuple[dict, dict]:
+    """Every loop of a nest as (extent, step): the forall's, and every
+    sequential one (an op's own, or the one a producer was fused into)."""
+    root = payload.ops[shape.root]
+    forall = {("d", d): (n, s) for d, (n, s) in enumerate(zip(root.domain, shape.root_tiles))}
+    loops = {("r", i, d): (payload.ops[i].domain[d], s) for i, d, s in shape.reduction_tiles}
+    return forall, loops
+
+
+def operand_traffic(payload: Payload, shape: NestShape, tiled: TiledNest, idx: int, k: int) -> int:
+    """Bytes that operand k of member `idx` moves over the nest at these tiles."""
+    forall, loops = _nest_loops(payload, shape)
+    operand = payload.ops[idx].operands[k]
+    return _moved_bytes(operand, operand_tile(operand, tiled.inner(idx)), forall, loops)
 
 
 @dataclass(frozen=True)

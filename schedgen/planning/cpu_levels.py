@@ -718,7 +718,6 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
     if v is None:
         return None
     nr, mr, vecs = _register_block(op, ext, cpu, peel=True)
-    parallel_out = [d for d in out_dims if op.iterators[d] == "parallel"]
     order = _root_order(op, root, out_dims)
     if order is None:
         return None
@@ -735,7 +734,7 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
                             panel_sizes=panel, row_sizes=rows, reduction_sizes=red_sizes, contraction_extents=ext,
                             accumulators=mr * vecs, scalar=scalar_reason(op, tile),
                             interchange=_lanes_interchange(op, v, m))
-    return _with_panel_copy(op, kernel, ext, parallel_out, v, m, nr, mr)
+    return _with_panel_copy(op, kernel, ext, v, m, nr, mr)
 
 
 def _root_order(op: TileableOp, root: TileableOp, out_dims: list[int]) -> list[int] | None:
@@ -757,13 +756,11 @@ def _placed(sizes: list[int], order: list[int]) -> list[int]:
     return placed
 
 
-def _with_panel_copy(op: TileableOp, kernel: RegisterKernel, ext: list[int], parallel_out: list[int], v: int,
+def _with_panel_copy(op: TileableOp, kernel: RegisterKernel, ext: list[int], v: int,
                      m: int | None, nr: int, mr: int) -> RegisterKernel:
-    """`kernel` with one operand's panel copied once into a contiguous buffer,
-    where enough row tiles reuse it (MLP, 32-row tiles: 4 row tiles, 0.35-0.41
-    ms without the copy against 0.40-0.42 ms with it)."""
-    row_tiles = -(-prod(ext[d] for d in parallel_out if d != v) // mr)
-    packed = _packed_operand(op, v, m) if row_tiles >= MIN_PANEL_REUSE else None
+    """`kernel` with one operand's panel copied once into a contiguous buffer
+    (_panel_to_copy)."""
+    packed = _panel_to_copy(op, ext, v, m, mr)
     if packed is None:
         return kernel
     operand = op.operands[packed]
@@ -774,6 +771,27 @@ def _with_panel_copy(op: TileableOp, kernel: RegisterKernel, ext: list[int], par
         copy[-2] = _largest_divisor(tile[-2], 8)
     return kernel.model_copy(update={"packed_operand": packed, "pad_dims": op.reduction_dims(),
                                      "copy_sizes": copy, "padding_values": [_zero(o) for o in op.operands]})
+
+
+def copied_panel(op: TileableOp, ext: list[int], cpu: CpuInfo) -> int | None:
+    """The input whose panels a register kernel of `op` at these extents
+    copies (_with_panel_copy), if any."""
+    if not is_multiply_accumulate(op) or _channel_blocked(op, ext, cpu) is not None:
+        return None
+    v, m = _vector_dims(op, ext)
+    if v is None:
+        return None
+    _, mr, _ = _register_block(op, ext, cpu, peel=True)
+    return _panel_to_copy(op, ext, v, m, mr)
+
+
+def _panel_to_copy(op: TileableOp, ext: list[int], v: int, m: int | None, mr: int) -> int | None:
+    """The operand `_packed_operand` names, where enough row tiles reuse its
+    panel for the copy to pay (MLP, 32-row tiles: 4 row tiles, 0.35-0.41 ms
+    without the copy against 0.40-0.42 ms with it)."""
+    parallel_out = [d for d in _output_dims(op) if op.iterators[d] == "parallel"]
+    row_tiles = -(-prod(ext[d] for d in parallel_out if d != v) // mr)
+    return _packed_operand(op, v, m) if row_tiles >= MIN_PANEL_REUSE else None
 
 
 def _packed_operand(op: TileableOp, v: int, m: int | None) -> int | None:
