@@ -44,8 +44,14 @@ from schedgen.model.payload import (
 )
 from schedgen.model.plan import InnerTiling, LoopNest, Plan, RegisterKernel
 
-# Row tiles that must reuse a register kernel's packed panel for its copy to pay off.
-MIN_PANEL_REUSE = 8
+# Row tiles that must reuse a register kernel's packed panel for its copy to
+# pay off. Not 8: with 8 row tiles the copy did not pay where its source is
+# not in L2 (ResNet-18's stem and 56x56 convolutions, 64 output channels:
+# 1.67 -> 1.46 and 1.42 -> 1.24 ms without it, the whole model 24.3 -> 23.1
+# ms), nor in the MLP (0.19 -> 0.175 ms); an L2-resident one lost 5% (the
+# 32x32 stem block). 4 row tiles did not pay either (MLP, 32-row tiles:
+# 0.35-0.41 ms without the copy against 0.40-0.42 ms with it).
+MIN_PANEL_REUSE = 16
 
 # Elements of one vectorized tile of a non-contraction op (64 AVX-512
 # registers of f32): longer row reductions are walked by an scf.for.
@@ -773,22 +779,20 @@ def _with_panel_copy(op: TileableOp, kernel: RegisterKernel, ext: list[int], v: 
                                      "copy_sizes": copy, "padding_values": [_zero(o) for o in op.operands]})
 
 
-def copied_panel(op: TileableOp, ext: list[int], cpu: CpuInfo) -> int | None:
-    """The input whose panels a register kernel of `op` at these extents
-    copies (_with_panel_copy), if any."""
+def panel_operand(op: TileableOp, ext: list[int], cpu: CpuInfo) -> int | None:
+    """The input that a register kernel of `op` at these extents reads panel
+    by panel (_packed_operand), copied or not, if any."""
     if not is_multiply_accumulate(op) or _channel_blocked(op, ext, cpu) is not None:
         return None
     v, m = _vector_dims(op, ext)
     if v is None:
         return None
-    _, mr, _ = _register_block(op, ext, cpu, peel=True)
-    return _panel_to_copy(op, ext, v, m, mr)
+    return _packed_operand(op, v, m)
 
 
 def _panel_to_copy(op: TileableOp, ext: list[int], v: int, m: int | None, mr: int) -> int | None:
     """The operand `_packed_operand` names, where enough row tiles reuse its
-    panel for the copy to pay (MLP, 32-row tiles: 4 row tiles, 0.35-0.41 ms
-    without the copy against 0.40-0.42 ms with it)."""
+    panel for the copy to pay (MIN_PANEL_REUSE)."""
     parallel_out = [d for d in _output_dims(op) if op.iterators[d] == "parallel"]
     row_tiles = -(-prod(ext[d] for d in parallel_out if d != v) // mr)
     return _packed_operand(op, v, m) if row_tiles >= MIN_PANEL_REUSE else None

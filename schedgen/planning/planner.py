@@ -79,10 +79,10 @@ from schedgen.model.plan import (
 )
 from schedgen.model.target import Target
 from schedgen.planning.cpu_levels import (
-    copied_panel,
     cpu_levels,
     outer_grain,
     outer_least,
+    panel_operand,
     parallel_nests,
     reduction_grain,
 )
@@ -98,9 +98,10 @@ def op_ref(op: TileableOp) -> OpRef:
 # setup, a loop's bookkeeping. Small against a tile, large against a 1x1 one.
 TILE_OVERHEAD_BYTES = 512
 
-# On CPU targets, the share of a copied operand panel's bytes charged again
-# (_Nest._copies): a tie-break between tiles that move the same bytes.
-COPY_CHARGE = 1 / 16
+# On CPU targets, the share of the bytes of operands read panel by panel
+# charged again (_Nest._panel_bytes): a tie-break between tiles that move
+# the same bytes.
+PANEL_CHARGE = 1 / 16
 
 
 class _Nest:
@@ -413,21 +414,23 @@ class _Nest:
         if traffic is None or (ceiling is not None and traffic.total > ceiling):
             return None
         trips = prod(tile_count(self.payload.ops[i].domain[d], s) for i, d, s in shape.reduction_tiles)
-        return traffic.total + COPY_CHARGE * self._copies(members, sizes) + TILE_OVERHEAD_BYTES * traffic.tiles * trips
+        return traffic.total + PANEL_CHARGE * self._panel_bytes(members, sizes) \
+            + TILE_OVERHEAD_BYTES * traffic.tiles * trips
 
-    def _copies(self, members: frozenset[int], sizes: Sizes) -> int:
-        """On CPU targets, the bytes of the operand panels that the register
-        kernels copy (a matmul's B). Of tiles that move as many bytes, those
-        that copy fewer run faster: a panel comes in short strided rows before
-        its kernels start, not under their arithmetic like the other operand
-        (2048³: [256, 512] and [512, 256] tiles both move 192 MiB; 75% of peak
-        against 82%)."""
+    def _panel_bytes(self, members: frozenset[int], sizes: Sizes) -> int:
+        """On CPU targets, the bytes of the operands that the register kernels
+        read panel by panel (a matmul's B). Of tiles that move as many bytes,
+        those that read fewer of them run faster: a panel comes in short
+        strided rows, copied before its kernels start or by the first row
+        tile, not streamed under the arithmetic like the other operand
+        (2048³: [256, 512] and [512, 256] tiles both move 192 MiB, and read B
+        8 and 4 times; 75% of peak against 82%)."""
         if self.cpu is None:
             return 0
         tiled, shape = self.tiled(members, sizes), self.shape(members, sizes)
         extra = 0
         for i in members:
-            k = copied_panel(self.payload.ops[i], [t.size for t in tiled.inner(i)], self.cpu)
+            k = panel_operand(self.payload.ops[i], [t.size for t in tiled.inner(i)], self.cpu)
             value = self.payload.ops[i].operands[k].value if k is not None else None
             if value is not None and not (value.kind == "op" and value.index in shape.members):
                 extra += operand_traffic(self.payload, shape, tiled, i, k)
