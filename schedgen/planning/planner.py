@@ -431,8 +431,10 @@ class _Nest:
         extra = 0
         for i in members:
             k = panel_operand(self.payload.ops[i], [t.size for t in tiled.inner(i)], self.cpu)
-            value = self.payload.ops[i].operands[k].value if k is not None else None
-            if value is not None and not (value.kind == "op" and value.index in shape.members):
+            if k is None:
+                continue
+            value = self.payload.ops[i].operands[k].value
+            if not (value.kind == "op" and value.index in shape.members):  # a member's result never moves
                 extra += operand_traffic(self.payload, shape, tiled, i, k)
         return extra
 
