@@ -779,15 +779,34 @@ def _with_panel_copy(op: TileableOp, kernel: RegisterKernel, ext: list[int], v: 
                                      "copy_sizes": copy, "padding_values": [_zero(o) for o in op.operands]})
 
 
-def panel_operand(op: TileableOp, ext: list[int], cpu: CpuInfo) -> int | None:
-    """The input that a register kernel of `op` at these extents reads panel
-    by panel (_packed_operand), copied or not, if any."""
+def _kernel_dims(op: TileableOp, ext: list[int], cpu: CpuInfo) -> tuple[int, int | None] | None:
+    """(v, m) of the register kernel `op` would get at these extents
+    (_vector_dims), or None when it gets none: what the planner asks before
+    any kernel is built."""
     if not is_multiply_accumulate(op) or _channel_blocked(op, ext, cpu) is not None:
         return None
     v, m = _vector_dims(op, ext)
-    if v is None:
-        return None
-    return _packed_operand(op, v, m)
+    return None if v is None else (v, m)
+
+
+def panel_operand(op: TileableOp, ext: list[int], cpu: CpuInfo) -> int | None:
+    """The input that a register kernel of `op` at these extents reads panel
+    by panel (_packed_operand), copied or not, if any."""
+    dims = _kernel_dims(op, ext, cpu)
+    return None if dims is None else _packed_operand(op, *dims)
+
+
+def panel_waste(op: TileableOp, ext: list[int], cpu: CpuInfo) -> float:
+    """The share of the columns of `op`'s register kernel panels at these
+    extents that hold no output: a narrower last panel takes as long as a
+    full one (a 98-pixel tile in panels of 32: 3 full panels and one of 2
+    columns, 23%). 0 when the panels divide the row, or there is no kernel."""
+    dims = _kernel_dims(op, ext, cpu)
+    if dims is None:
+        return 0.0
+    nr, _, _ = _register_block(op, ext, cpu, peel=True)
+    n = ext[dims[0]]
+    return 1 - n / (-(-n // nr) * nr)
 
 
 def _panel_to_copy(op: TileableOp, ext: list[int], v: int, m: int | None, mr: int) -> int | None:

@@ -41,6 +41,7 @@ from schedgen.analysis.graph import describe_use, outside_users, producers, user
 from schedgen.analysis.tile_search import (
     SearchDim,
     Sizes,
+    divisors,
     fit_tiles,
     frontier_starts,
     keeps_order,
@@ -83,6 +84,7 @@ from schedgen.planning.cpu_levels import (
     outer_grain,
     outer_least,
     panel_operand,
+    panel_waste,
     parallel_nests,
     reduction_grain,
 )
@@ -120,6 +122,7 @@ class _Nest:
         self.cores = target.cores
         self._cache: dict[tuple, TiledNest | None] = {}
         self._dims: dict[frozenset[int], list[SearchDim]] = {}
+        self._grains: dict[tuple[frozenset[int], int], int | None] = {}
         # Producer-driven nests: consumers fused after the producers, in order.
         self.consumers: tuple[int, ...] = ()
         self.loop_kind = "scf.forall"
@@ -134,19 +137,33 @@ class _Nest:
         """Root parallel dims that can be tiled without the members' slices
         disagreeing (e.g. a row reduction fused into a row-wise op keeps the
         row whole)."""
-        full = self.root.domain
-        dims = []
         parallel_axes = self.parallel_axes(members)
-        for d in self.order:
-            if f"z{d}" not in parallel_axes or self.root.index_grain(d) == 0:
-                continue
-            sizes = tuple((self.root.index_grain(d) or 1) if i == d else full[i] for i in range(len(full)))
-            tiles = nest_tiles(self.payload, self.root.index, members | set(self.consumers), sizes,
-                               self.consumers, self._loop_chunks(), self.in_loop)
-            # A producer in the reduction loop moves with every forall dim, or it would be computed again per tile.
-            if tiles is not None and all(any(("d", d) in dict(t.offset[0]) for t in tiles[i]) for i in self.in_loop):
-                dims.append(d)
-        return dims
+        return [d for d in self.order if f"z{d}" in parallel_axes and self.dim_grain(members, d) is not None]
+
+    def dim_grain(self, members: frozenset[int], d: int) -> int | None:
+        """The smallest tile along root dim `d` (the others whole) at which
+        every member still gets the slice it reads, or None when only the
+        whole dim does. Above 1 where a fused producer reads through a
+        non-linear index (an im2col copy's output pixels: whole output rows,
+        TileableOp.index_grains); tiles along `d` are its multiples."""
+        key = (members, d)
+        if key not in self._grains:
+            n = self.root.domain[d]
+            # only members with a non-linear index need more than the smallest size the root allows
+            grained = any(self.payload.ops[i].index_grains for i in members - {self.root.index})
+            sizes = [s for s in divisors(n) if s < n] if grained else [self.root.index_grain(d) or 1]
+            self._grains[key] = next((s for s in sizes if self._tiles_along(members, d, s)), None)
+        return self._grains[key]
+
+    def _tiles_along(self, members: frozenset[int], d: int, size: int) -> bool:
+        if not self.root.tile_ok(d, size):
+            return False
+        full = self.root.domain
+        sizes = tuple(size if i == d else full[i] for i in range(len(full)))
+        tiles = nest_tiles(self.payload, self.root.index, members | set(self.consumers), sizes,
+                           self.consumers, self._loop_chunks(), self.in_loop)
+        # A producer in the reduction loop moves with every forall dim, or it would be computed again per tile.
+        return tiles is not None and all(any(("d", d) in dict(t.offset[0]) for t in tiles[i]) for i in self.in_loop)
 
     def _loop_chunks(self) -> dict[tuple[int, int], int]:
         """The loop op's reduction dims at a chunk of 1: where the in-loop producers' tiles move."""
@@ -177,9 +194,10 @@ class _Nest:
         inner = dict(self.root.unpacked_tiles)
         least = outer_least(self.root, self.cpu) if self.cpu is not None else {}
         grain = outer_grain(self.root, self.cpu) if self.cpu is not None else {}
+        kernel = self.cpu is not None and is_multiply_accumulate(self.root)
         dims = [_register_preference(SearchDim(("d", d), self.root.domain[d],
-                                               multiple=lcm(inner.get(d, 1), self.root.index_grain(d) or 1),
-                                               least=least.get(d, 1), grain=grain.get(d, 1)))
+                                               multiple=lcm(inner.get(d, 1), self.dim_grain(members, d) or 1),
+                                               least=least.get(d, 1), grain=grain.get(d, 1)), kernel)
                 for d in self.tileable_dims(members)]
         if self.consumers:  # consumers are fused into the forall level: no reduction loops
             return dims[:1] if self.loop_kind == "scf.for" else dims
@@ -417,6 +435,14 @@ class _Nest:
         return traffic.total + PANEL_CHARGE * self._panel_bytes(members, sizes) \
             + TILE_OVERHEAD_BYTES * traffic.tiles * trips
 
+    def panel_waste(self, members: frozenset[int], sizes: Sizes) -> float:
+        """On CPU targets, the largest share of empty columns in the panels of
+        the members' register kernels at their forall tiles (cpu_levels.panel_waste)."""
+        if self.cpu is None:
+            return 0.0
+        tiled = self.tiled(members, sizes)
+        return max(panel_waste(self.payload.ops[i], [t.size for t in tiled.inner(i)], self.cpu) for i in members)
+
     def _panel_bytes(self, members: frozenset[int], sizes: Sizes) -> int:
         """On CPU targets, the bytes of the operands that the register kernels
         read panel by panel (a matmul's B). Of tiles that move as many bytes,
@@ -439,14 +465,21 @@ class _Nest:
         return extra
 
 
-def _register_preference(dim: SearchDim) -> SearchDim:
+def _register_preference(dim: SearchDim, kernel: bool = False) -> SearchDim:
     """`dim` without a CPU's register-sized least and grain where no size but
     the whole extent honours them together with the multiple a non-linear
     index needs: an im2col copy's 196 output pixels (multiples of 14, grain
     32) were one tile, one core of two (0.115 ms of a ResNet block). Its
-    tiles stay divisors, so that the cores get equal shares."""
+    tiles stay divisors, so that the cores get equal shares. A register
+    kernel's (`kernel`: a matmul that computes its im2col copy in its
+    tiles) keeps whole vectors where a multiple of one divides: 784 pixels
+    in rows of 28 as tiles of 112, in full panels, not 196 (a last panel of
+    4 columns)."""
     both = lcm(dim.multiple, dim.grain)
     if 1 < dim.multiple < dim.extent and (both >= dim.extent or dim.extent % both):
+        vector = lcm(dim.multiple, dim.grain // 2)
+        if kernel and dim.grain > 1 and vector < dim.extent and dim.extent % vector == 0:
+            return replace(dim, least=1, grain=vector)
         return replace(dim, least=1, grain=dim.multiple)
     return dim
 
@@ -665,6 +698,8 @@ class _MinimalProbe:
         self.nest = nest
         root = nest.root
         self.allowed = list(nest.order)
+        # The smallest tile per root dim: 1, or coarser where a producer reads through a non-linear index.
+        self.least = {d: 1 for d in self.allowed}
         # One state per root dim with only that dim tiled: tells whether a
         # producer still lets the dim be tiled (its slices must agree).
         self.by_dim = {d: TiledNest(nest.payload, root.index, self._sizes([d])) for d in self.allowed}
@@ -675,24 +710,48 @@ class _MinimalProbe:
             {(root.index, d): 1 for d in root.reduction_dims()}
         self.state = TiledNest(nest.payload, root.index, self._sizes(self.allowed), self.reduced, self.alignment)
 
-    def _sizes(self, tiled: list[int]) -> tuple[int, ...]:
-        return tuple(1 if d in tiled else n for d, n in enumerate(self.nest.root.domain))
+    def _sizes(self, tiled: list[int], least: dict[int, int] | None = None) -> tuple[int, ...]:
+        least = least or self.least
+        return tuple(least.get(d, 1) if d in tiled else n for d, n in enumerate(self.nest.root.domain))
 
     def copy(self) -> _MinimalProbe:
         """A probe to try producers on without changing this one."""
         other = copy.copy(self)
-        other.allowed, other.state = list(self.allowed), self.state.copy()
+        other.allowed, other.state, other.least = list(self.allowed), self.state.copy(), dict(self.least)
         other.by_dim = {d: t.copy() for d, t in self.by_dim.items()}
         return other
+
+    def _coarser(self, d: int, idx: int, members: frozenset[int]) -> TiledNest | None:
+        """The state of root dim `d` alone tiled at the smallest multiple of
+        its least tile at which producer `idx` gets its slice too (an im2col
+        copy's whole output rows), with `idx` in; None when only whole."""
+        if not self.nest.payload.ops[idx].index_grains:
+            return None
+        n, least = self.nest.root.domain[d], self.least[d]
+        ops = sorted((members | {idx}) - {self.nest.root.index}, reverse=True)
+        for s in divisors(n):
+            if least < s < n and s % least == 0:
+                state = TiledNest(self.nest.payload, self.nest.root.index, self._sizes([d], {d: s}))
+                if all(state.add(i) for i in ops):
+                    return state
+        return None
 
     def try_add(self, idx: int, members: frozenset[int], groups: AxisGroups, axes: list[str]) -> str | None:
         """`groups`: the merged groups with `idx`; `axes`: its loop dims' axes."""
         parallel_axes = (set(groups.x) | set(groups.y)) & set(axes)
-        still = [d for d in self.allowed if self.by_dim[d].producer_tiles(idx) is not None
-                 and f"z{d}" in parallel_axes]
+        still, coarser = [], {}
+        for d in self.allowed:
+            if f"z{d}" not in parallel_axes:
+                continue
+            if self.by_dim[d].producer_tiles(idx) is None:
+                if (state := self._coarser(d, idx, members)) is None:
+                    continue
+                coarser[d] = state
+            still.append(d)
+        least = {**self.least, **{d: state.tiles[self.nest.root.index][d].size for d, state in coarser.items()}}
         rebuilt: TiledNest | None = None
-        if still != self.allowed:  # the producer pins some root dims whole: start over
-            rebuilt = TiledNest(self.nest.payload, self.nest.root.index, self._sizes(still), self.reduced,
+        if still != self.allowed or coarser:  # the producer pins some root dims whole or coarser: start over
+            rebuilt = TiledNest(self.nest.payload, self.nest.root.index, self._sizes(still, least), self.reduced,
                                 self.alignment)
             ok = all(rebuilt.add(i) for i in sorted((members | {idx}) - {self.nest.root.index}, reverse=True))
             total = rebuilt.total if ok else None
@@ -704,12 +763,15 @@ class _MinimalProbe:
         if total > self.nest.budget:
             return f"does not fit in the budget even with 1-element tiles ({total} bytes)"
         if rebuilt is not None:
-            self.state, self.allowed = rebuilt, still
+            self.state, self.allowed, self.least = rebuilt, still, least
             self.by_dim = {d: self.by_dim[d] for d in still}
         else:
             self.state.add(idx)
-        for state in self.by_dim.values():
-            state.add(idx)
+        for d, state in self.by_dim.items():
+            if d in coarser:
+                self.by_dim[d] = coarser[d]  # idx is in already
+            else:
+                state.add(idx)
         return None
 
 
@@ -790,7 +852,11 @@ def _unfuse_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes
     tile of the root may re-read the weights less. On a CPU, it is not fused
     either where it keeps the forall to fewer tiles than cores and the nest
     without it has one per core (a ResNet stem's im2col copy kept its
-    convolution on one core: 0.085 ms on 1 and on 2 threads)."""
+    convolution on one core: 0.085 ms on 1 and on 2 threads), nor where its
+    tiles leave the register kernel more empty panel columns than the nest
+    without it (an im2col copy's whole output rows: 98 pixels in panels of
+    32, 23% empty, against 196 pixels, 12%; resnet_down_block 0.45 -> 0.50 ms
+    fused)."""
     def moved(ms: frozenset[int], s: Sizes) -> int:
         t = shape_traffic(payload, nest.shape(ms, s), tiled=nest.tiled(ms, s))
         assert t is not None
@@ -822,6 +888,13 @@ def _unfuse_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes
                               f"{nest.forall_tiles(members, sizes)} tile(s) for {nest.cores} cores, without "
                               f"{nest.forall_tiles(keep, found)} ({after / 1e6:.2f} MB moved, plus {alone / 1e6:.2f} MB "
                               f"on {'its' if len(dropped) == 1 else 'their'} own, against {before / 1e6:.2f} MB)"))
+            members, sizes = keep, found
+        elif (waste := nest.panel_waste(members, sizes)) > (apart := nest.panel_waste(keep, found)):
+            notes.append(Note(kind=NoteKind.NOT_FUSED, text=f"{labels} not fused: with "
+                              f"{'it' if len(dropped) == 1 else 'them'}, {waste:.0%} of the register kernel's "
+                              f"panel columns are empty (a narrower last panel takes as long as a full one), "
+                              f"without {apart:.0%} ({after / 1e6:.2f} MB moved, plus {alone / 1e6:.2f} MB on "
+                              f"{'its' if len(dropped) == 1 else 'their'} own, against {before / 1e6:.2f} MB)"))
             members, sizes = keep, found
     return members, sizes
 
