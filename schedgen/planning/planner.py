@@ -727,14 +727,12 @@ class _MinimalProbe:
         copy's whole output rows), with `idx` in; None when only whole."""
         if not self.nest.payload.ops[idx].index_grains:
             return None
-        n, least = self.nest.root.domain[d], self.least[d]
-        ops = sorted((members | {idx}) - {self.nest.root.index}, reverse=True)
-        for s in divisors(n):
-            if least < s < n and s % least == 0:
-                state = TiledNest(self.nest.payload, self.nest.root.index, self._sizes([d], {d: s}))
-                if all(state.add(i) for i in ops):
-                    return state
-        return None
+        size = self.nest.dim_grain(members | {idx}, d)
+        if size is None or size % self.least[d]:
+            return None
+        state = TiledNest(self.nest.payload, self.nest.root.index, self._sizes([d], {d: size}))
+        return state if all(state.add(i) for i in sorted((members | {idx}) - {self.nest.root.index},
+                                                        reverse=True)) else None
 
     def try_add(self, idx: int, members: frozenset[int], groups: AxisGroups, axes: list[str]) -> str | None:
         """`groups`: the merged groups with `idx`; `axes`: its loop dims' axes."""
