@@ -470,11 +470,11 @@ def _register_preference(dim: SearchDim, kernel: bool = False) -> SearchDim:
     the whole extent honours them together with the multiple a non-linear
     index needs: an im2col copy's 196 output pixels (multiples of 14, grain
     32) were one tile, one core of two (0.115 ms of a ResNet block). Its
-    tiles stay divisors, so that the cores get equal shares. A register
-    kernel's (`kernel`: a matmul that computes its im2col copy in its
-    tiles) keeps whole vectors where a multiple of one divides: 784 pixels
-    in rows of 28 as tiles of 112, in full panels, not 196 (a last panel of
-    4 columns)."""
+    tiles stay divisors, so that the cores get equal shares. The dim of a
+    register kernel's root (`kernel`: a matmul that computes its im2col
+    copy in its tiles) keeps whole vectors where a multiple of one divides:
+    784 pixels in rows of 28 as tiles of 112, in full panels, not 196 (a
+    last panel of 4 columns)."""
     both = lcm(dim.multiple, dim.grain)
     if 1 < dim.multiple < dim.extent and (both >= dim.extent or dim.extent % both):
         vector = lcm(dim.multiple, dim.grain // 2)
@@ -765,10 +765,9 @@ class _MinimalProbe:
             self.by_dim = {d: self.by_dim[d] for d in still}
         else:
             self.state.add(idx)
+        self.by_dim.update(coarser)  # idx is in those already
         for d, state in self.by_dim.items():
-            if d in coarser:
-                self.by_dim[d] = coarser[d]  # idx is in already
-            else:
+            if d not in coarser:
                 state.add(idx)
         return None
 
