@@ -331,6 +331,22 @@ def test_a_transpose_whose_rows_no_vector_divides_is_in_lanes_by_lanes_blocks_an
     assert not {"memref.load", "memref.store", "vector.gather"} & set(names), names
 
 
+def _nchw_conv(directory: Path, name: str, x: str, w: str, y: str) -> Path:
+    """A stride-1 NCHW convolution of input shape `x`, filter `w`, result `y` (e.g. "1x16x30x30")."""
+    x, w, y = (f"tensor<{s}xf32>" for s in (x, w, y))
+    payload = directory / f"{name}.mlir"
+    payload.write_text(f"""func.func @{name}(%x: {x}, %w: {w}) -> {y} {{
+  %zero = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : {y}
+  %f = linalg.fill ins(%zero : f32) outs(%e : {y}) -> {y}
+  %c = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}}
+    ins(%x, %w : {x}, {w}) outs(%f : {y}) -> {y}
+  return %c : {y}
+}}
+""")
+    return payload
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_28x28_convolution_computes_its_im2col_copy_in_whole_panel_tiles_of_its_matmul(
         threads: int, tmp_path: Path) -> None:
@@ -342,17 +358,7 @@ def test_a_28x28_convolution_computes_its_im2col_copy_in_whole_panel_tiles_of_it
     holds whole vectors: panels of 16 with no narrower last one, where 196
     left one of 4 columns. In the applied IR no full-size im2col buffer
     remains and every FMA is 16 wide; the numbers match on 1 and 2 threads."""
-    payload = tmp_path / "conv28.mlir"
-    x, w, y = "tensor<1x16x30x30xf32>", "tensor<32x16x3x3xf32>", "tensor<1x32x28x28xf32>"
-    payload.write_text(f"""func.func @conv28(%x: {x}, %w: {w}) -> {y} {{
-  %zero = arith.constant 0.000000e+00 : f32
-  %e = tensor.empty() : {y}
-  %f = linalg.fill ins(%zero : f32) outs(%e : {y}) -> {y}
-  %c = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}}
-    ins(%x, %w : {x}, {w}) outs(%f : {y}) -> {y}
-  return %c : {y}
-}}
-""")
+    payload = _nchw_conv(tmp_path, "conv28", "1x16x30x30", "32x16x3x3", "1x32x28x28")
     loaded = load_payload(payload, cpu=True)
     p = plan(loaded, ALL_PARALLEL)
     (copy,) = [o.index for o in loaded.ops if o.index_grains]
@@ -929,17 +935,7 @@ def test_a_producer_that_keeps_a_nest_on_one_core_is_not_fused(tmp_path: Path) -
     have one tile for two cores; so the copy gets a nest of its own, the
     matmul's forall splits the channels, and the plan says why. The
     numbers match on 2 threads."""
-    payload = tmp_path / "conv_row.mlir"
-    x, w, y = "tensor<1x32x3x66xf32>", "tensor<64x32x3x3xf32>", "tensor<1x64x1x64xf32>"
-    payload.write_text(f"""func.func @conv_row(%x: {x}, %w: {w}) -> {y} {{
-  %zero = arith.constant 0.000000e+00 : f32
-  %e = tensor.empty() : {y}
-  %f = linalg.fill ins(%zero : f32) outs(%e : {y}) -> {y}
-  %c = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}}
-    ins(%x, %w : {x}, {w}) outs(%f : {y}) -> {y}
-  return %c : {y}
-}}
-""")
+    payload = _nchw_conv(tmp_path, "conv_row", "1x32x3x66", "64x32x3x3", "1x64x1x64")
     loaded = load_payload(payload, cpu=True)
     p = plan(loaded, ALL_PARALLEL)
     (conv,) = [n for n in p.nests if any(k.contraction == n.root.index for k in p.kernels)]

@@ -874,24 +874,22 @@ def _unfuse_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes
         alone = sum(untiled_traffic(payload, payload.ops[i]).total for i in dropped)
         before, after = moved(members, sizes), moved(keep, found)
         labels = ", ".join(f"op{i} {payload.ops[i].name}" for i in sorted(dropped, reverse=True))
+        it, its = ("it", "its") if len(dropped) == 1 else ("them", "their")
+        moves = f"{after / 1e6:.2f} MB moved, plus {alone / 1e6:.2f} MB on {its} own, against {before / 1e6:.2f} MB"
         if after + alone < before:
             notes.append(Note(kind=NoteKind.NOT_FUSED, text=f"{labels} not fused: the nest would move "
                               f"{before / 1e6:.2f} MB with {'it' if len(dropped) == 1 else 'them'}, "
                               f"{after / 1e6:.2f} MB without, plus {alone / 1e6:.2f} MB on {'its' if len(dropped) == 1 else 'their'} own"))
             members, sizes = keep, found
         elif nest.short_of_cores(members, sizes) and not nest.short_of_cores(keep, found):
-            notes.append(Note(kind=NoteKind.NOT_FUSED, text=f"{labels} not fused: with "
-                              f"{'it' if len(dropped) == 1 else 'them'} the forall has "
+            notes.append(Note(kind=NoteKind.NOT_FUSED, text=f"{labels} not fused: with {it} the forall has "
                               f"{nest.forall_tiles(members, sizes)} tile(s) for {nest.cores} cores, without "
-                              f"{nest.forall_tiles(keep, found)} ({after / 1e6:.2f} MB moved, plus {alone / 1e6:.2f} MB "
-                              f"on {'its' if len(dropped) == 1 else 'their'} own, against {before / 1e6:.2f} MB)"))
+                              f"{nest.forall_tiles(keep, found)} ({moves})"))
             members, sizes = keep, found
         elif (waste := nest.panel_waste(members, sizes)) > (apart := nest.panel_waste(keep, found)):
-            notes.append(Note(kind=NoteKind.NOT_FUSED, text=f"{labels} not fused: with "
-                              f"{'it' if len(dropped) == 1 else 'them'}, {waste:.0%} of the register kernel's "
-                              f"panel columns are empty (a narrower last panel takes as long as a full one), "
-                              f"without {apart:.0%} ({after / 1e6:.2f} MB moved, plus {alone / 1e6:.2f} MB on "
-                              f"{'its' if len(dropped) == 1 else 'their'} own, against {before / 1e6:.2f} MB)"))
+            notes.append(Note(kind=NoteKind.NOT_FUSED, text=f"{labels} not fused: with {it}, {waste:.0%} of the "
+                              "register kernel's panel columns are empty (a narrower last panel takes as long as a "
+                              f"full one), without {apart:.0%} ({moves})"))
             members, sizes = keep, found
     return members, sizes
 
