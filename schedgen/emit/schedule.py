@@ -221,6 +221,7 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
     row_steps, row_loop = _fusion_steps([(c_final if i == k.contraction else f"{var[i]}_p", var[i]) for i in fused],
                                  row_loops[-1], "r")
     return {
+        "dot": _dot_view(k, base, row_sizes), "panel_source": f"{base}_main" if k.dot_column else var[k.root],
         "base": base, "root_label": f"op{k.root} {root_op.name}", "c_label": f"op{k.contraction} {c_op.name}",
         "chain_labels": ", ".join(f"op{i}" for i in k.chain), "init_labels": ", ".join(f"op{i}" for i in k.inits),
         "matched": [{"op": i, "var": var[i]} for i in [k.root, *fused]],
@@ -250,6 +251,20 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
                                              k.row_sizes), (panel_loop, "panels", k.panel_sizes))
                   if (last := k.remainder(sizes))],
     }
+
+
+def _dot_view(k: RegisterKernel, base: str, row_sizes: list[int]) -> dict | None:
+    """Handles and sizes of a kernel's last column computed as dot products (RegisterKernel.dot_column)."""
+    d = k.dot_column
+    if d is None:
+        return None
+    row_loops = [f"{base}_col_rl{i}" for i, s in enumerate(row_sizes) if s]
+    dim = next(i for i, s in enumerate(k.panel_sizes) if s)
+    return {"at": d.at, "width": d.at + 1, "dim": dim, "column_sizes": [int(i == dim) for i in range(dim + 1)],
+            "operand": d.operand, "nofold": [1 if i == d.operand else 0 for i in range(len(k.padding_values))],
+            "row_loops": row_loops, "copy_sizes": d.copy_sizes,
+            "copy_loops": [f"{base}_col_cl{i}" for i, s in enumerate(d.copy_sizes) if s],
+            "reduction_sizes": d.reduction_sizes, "lanes": d.reduction_sizes[-1]}
 
 
 def _remainder_loop(loops: list[str], sizes: list[int]) -> str | None:
@@ -302,7 +317,7 @@ def _render(plan: Plan) -> str:
     named = sorted(_cpu_named(plan))
     return template.render(plan=plan, version=__version__, groups=_groups(plan), cpu=plan.target.cpu,
                            untiled_inner=untiled_inner, named_ops=named, img2col=IMG2COL,
-                           packs_panels=any(k.packed_operand is not None for k in plan.kernels),
+                           packs_panels=any(k.packed_operand is not None or k.dot_column for k in plan.kernels),
                            has_packs=any(o.name in ("linalg.pack", "linalg.unpack") for o in plan.ops)
                            or any(t.channel_block for t in plan.inner),
                            vectorize=not any(o.result_type.endswith("bf16>") for o in plan.ops),

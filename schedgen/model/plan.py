@@ -163,6 +163,16 @@ class InnerTiling(BaseModel):
                 if s and e % s]
 
 
+class DotColumn(BaseModel):
+    """The last column of a register kernel's panels, split off and computed
+    as dot products along the reduction (cpu_levels._with_dot_column)."""
+
+    at: int  # where it splits off along the panel dim: the panels cover the columns before it
+    operand: int  # the contraction operand read along that dim (copied, so that the column is contiguous)
+    reduction_sizes: list[int]  # tile_reduction_using_for sizes of its op, unit dims folded: lanes along K
+    copy_sizes: list[int]  # tiling of its copy (a few elements of K at a time)
+
+
 class RegisterKernel(BaseModel):
     """A contraction computed inside the register tiles of the last
     elementwise op it feeds (Halide's `compute_at` at the register level):
@@ -195,6 +205,7 @@ class RegisterKernel(BaseModel):
     copy_sizes: list[int] = []  # tiling of the copy (a few rows at a time)
     accumulators: int  # vector registers the row tile keeps live
     scalar: str | None = None  # why the vectorizer leaves the kernel scalar (cpu_levels.scalar_reason)
+    dot_column: DotColumn | None = None  # a last column split off the panels
 
     @property
     def ops(self) -> set[int]:
@@ -204,8 +215,15 @@ class RegisterKernel(BaseModel):
         """The last tile of a panel, row or reduction loop that does not
         divide its extent (the schedule peels it into a static loop body of
         its own)."""
-        extents = self.contraction_extents if sizes is self.reduction_sizes else self.extents
+        extents = self.contraction_extents if sizes is self.reduction_sizes else self.panel_extents
         return next((e % s for s, e in zip(sizes, extents) if s and e % s), None)
+
+    @property
+    def panel_extents(self) -> list[int]:
+        """`extents` less a column split off the panels (dot_column)."""
+        if self.dot_column is None:
+            return self.extents
+        return [self.dot_column.at if p else e for p, e in zip(self.panel_sizes, self.extents)]
 
 
 class UntiledOp(BaseModel):
@@ -338,8 +356,10 @@ def _kernel_text(k: RegisterKernel) -> str:
                                         ("reduction step", "", k.reduction_sizes))
               if (r := k.remainder(sizes))]
     peeled_text = f" (peeled: {', '.join(peeled)})" if peeled else ""
+    dot = f", its last column split off as dot products along the reduction ({k.dot_column.reduction_sizes[-1]} " \
+        "lanes, summed across them after it)" if k.dot_column is not None else ""
     return (f"kernel op{k.contraction}{where}: panels {k.panel_sizes}, rows {k.row_sizes}{peeled_text}, "
-            f"reductions {k.reduction_sizes}, {regs}{packed}")
+            f"reductions {k.reduction_sizes}, {regs}{packed}{dot}")
 
 
 def _mb(n: int) -> str:

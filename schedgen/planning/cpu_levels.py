@@ -42,7 +42,7 @@ from schedgen.model.payload import (
     TileableOp,
     ValueRef,
 )
-from schedgen.model.plan import InnerTiling, LoopNest, Plan, RegisterKernel
+from schedgen.model.plan import DotColumn, InnerTiling, LoopNest, Plan, RegisterKernel
 
 # Row tiles that must reuse a register kernel's packed panel for its copy to
 # pay off. Not 8: with 8 row tiles the copy did not pay where its source is
@@ -743,7 +743,7 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
                             panel_sizes=panel, row_sizes=rows, reduction_sizes=red_sizes, contraction_extents=ext,
                             accumulators=mr * vecs, scalar=scalar_reason(op, tile),
                             interchange=_lanes_interchange(op, v, m))
-    return _with_panel_copy(op, kernel, ext, v, m, nr, mr)
+    return _with_dot_column(op, _with_panel_copy(op, kernel, ext, v, m, nr, mr), v, nr, cpu)
 
 
 def _root_order(op: TileableOp, root: TileableOp, out_dims: list[int]) -> list[int] | None:
@@ -780,6 +780,44 @@ def _with_panel_copy(op: TileableOp, kernel: RegisterKernel, ext: list[int], v: 
         copy[-2] = _largest_divisor(tile[-2], 8)
     return kernel.model_copy(update={"packed_operand": packed, "pad_dims": op.reduction_dims(),
                                      "copy_sizes": copy, "padding_values": [_zero(o) for o in op.operands]})
+
+
+def _with_dot_column(op: TileableOp, kernel: RegisterKernel, v: int, nr: int, cpu: CpuInfo) -> RegisterKernel:
+    """`kernel` with a last panel of one column split off as dot products
+    along the reduction. As a panel, that column takes as long as a full
+    one: each of its FMAs fills one lane of nr (resnet18's 7x7 layer 4: 49
+    pixels in panels of 16, 16, 16 and 1). As dot products, each row keeps
+    one vector of partial sums with its lanes along K, summed across them
+    after the loop: the column's share of the FMAs drops nr-fold, and what
+    is left is one more pass over the row operand (224 -> 200 GFLOP/s for a
+    512x49x4608 matmul). Its B column is copied, so that it is contiguous.
+
+    Only where the contraction is its own root (nothing computed in its
+    tiles), its rows divide, and it has one reduction dim, the innermost, a
+    multiple of the lanes, along which its row input is contiguous."""
+    ext = kernel.contraction_extents
+    k = len(ext) - 1
+    lanes = cpu.lanes(_element_bytes(op))
+    if kernel.root != op.index or kernel.interchange or ext[v] % nr != 1 or ext[v] == 1 \
+            or op.domain[v] % ext[v] or kernel.remainder(kernel.row_sizes) is not None \
+            or op.reduction_dims() != [k] or ext[k] % lanes or op.results[0].element_type != "f32":
+        return kernel
+    inputs = [o for o in op.operands if not o.is_init]
+    if len(inputs) != 2 or any(o.exprs is None or any(e is None or e.as_dim() is None for e in o.exprs)
+                               for o in inputs):
+        return kernel
+    dims = [[e.as_dim() for e in o.exprs] for o in inputs]  # type: ignore[union-attr]
+    column = [i for i, ds in enumerate(dims) if v in ds]
+    if len(column) != 1 or k not in dims[column[0]] or dims[1 - column[0]][-1] != k:
+        return kernel
+    # The column's op once its unit dims are folded: its rows (of more than one) and K.
+    rows = [d for d in range(k) if d != v and (kernel.row_sizes[d] or ext[d]) > 1]
+    copy = [0 if d == v else (_largest_divisor(ext[d], 8) if d == k else 1) for d in dims[column[0]]]
+    dot = DotColumn(at=ext[v] - 1, operand=column[0], reduction_sizes=[0] * len(rows) + [lanes], copy_sizes=copy)
+    update: dict = {"dot_column": dot}
+    if kernel.packed_operand is None:  # the column is copied all the same
+        update |= {"pad_dims": op.reduction_dims(), "padding_values": [_zero(o) for o in op.operands]}
+    return kernel.model_copy(update=update)
 
 
 def _kernel_dims(op: TileableOp, ext: list[int], cpu: CpuInfo) -> tuple[int, int | None] | None:
