@@ -104,15 +104,21 @@ def _tree(expr: ir.AffineExpr) -> tuple | None:
 
 
 def _grains(expr: ir.AffineExpr, above: int = 1) -> dict[int, int] | None:
-    """Per dim of `expr`, the product of the divisors of the mods and floordivs
-    above it (`above`: those outside `expr`); None where the expression is
-    not a positive sum of such terms (a tile of it has no known slice)."""
+    """Per dim of `expr`, the grain of its tiles: the product of the divisors
+    of the floordivs above it (`above`: those outside `expr`), a mod's
+    divisor standing for those it is a multiple of; None where the
+    expression is not a positive sum of such terms (a tile of it has no
+    known slice)."""
     if isinstance(expr, ir.AffineDimExpr):
         return {expr.position: above}
     if isinstance(expr, ir.AffineConstantExpr):
         return {}
-    if isinstance(expr, (ir.AffineModExpr, ir.AffineFloorDivExpr)) and isinstance(expr.rhs, ir.AffineConstantExpr) \
-            and expr.rhs.value > 0:
+    if isinstance(expr, ir.AffineModExpr) and isinstance(expr.rhs, ir.AffineConstantExpr) and expr.rhs.value > 0:
+        # Its values repeat every m: tiles of m cover them all, and the divisors above it that divide m
+        # need no more (an im2col's (k mod 9) floordiv 3 takes tiles of 9 along k, not 27)
+        m = expr.rhs.value
+        return _grains(expr.lhs, m if m % above == 0 else above * m)
+    if isinstance(expr, ir.AffineFloorDivExpr) and isinstance(expr.rhs, ir.AffineConstantExpr) and expr.rhs.value > 0:
         return _grains(expr.lhs, above * expr.rhs.value)
     if isinstance(expr, ir.AffineMulExpr) and isinstance(expr.rhs, ir.AffineConstantExpr) and expr.rhs.value > 0:
         return _grains(expr.lhs, above)

@@ -128,7 +128,8 @@ class TileableOp:
     unpacked_tiles: tuple[tuple[int, int], ...] = ()  # linalg.unpack: (domain dim, inner tile size) per tiled dim
     # (dim, grain) per dim that a non-linear index (mod, floordiv: an im2col copy) reads. Tiling sizes an
     # operand's slice as map(tile - 1) + 1, which such an index obeys only on tiles that are multiples of
-    # the product of its divisors (the grain); grain 0: only whole. Other tiles get wrong slices.
+    # its divisors' product (the grain; a mod's divisor stands for those it is a multiple of); grain 0: only
+    # whole. Other tiles get wrong slices (tiles of 1 are always right).
     index_grains: tuple[tuple[int, int], ...] = ()
     pad_low: tuple[int, ...] = ()  # tensor.pad: the padding before each dim (static), for what a tile reads
 

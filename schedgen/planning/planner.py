@@ -197,7 +197,8 @@ class _Nest:
         kernel = self.cpu is not None and is_multiply_accumulate(self.root)
         dims = [_register_preference(SearchDim(("d", d), self.root.domain[d],
                                                multiple=lcm(inner.get(d, 1), self.dim_grain(members, d) or 1),
-                                               least=least.get(d, 1), grain=grain.get(d, 1)), kernel)
+                                               least=least.get(d, 1), grain=grain.get(d, 1)), kernel,
+                                     indexed=d not in inner and (self.dim_grain(members, d) or 1) > 1)
                 for d in self.tileable_dims(members)]
         if self.consumers:  # consumers are fused into the forall level: no reduction loops
             return dims[:1] if self.loop_kind == "scf.for" else dims
@@ -291,8 +292,10 @@ class _Nest:
         (a 1000x1000 matmul in 5 tiles ran at 66% of peak on 2 cores, 78%
         on one). Smaller nests keep their tiles (ViT's attention by its 3
         heads: by rows instead, it got slower), and so do pads (cut along a
-        padded dim instead, their tiles' padding is dynamic)."""
-        exempt = self.root.name == "tensor.pad" or not self.pays_for_cores()
+        padded dim instead, their tiles' padding is dynamic). An im2col copy
+        does not: it has no FLOPs, but its tiles are what the cores share
+        (ViT's patch copy by 256 of 768 taps: three tiles for two cores)."""
+        exempt = self.root.name == "tensor.pad" or (not self.pays_for_cores() and not self.root.index_grains)
         return exempt or tiles % self.cores == 0 or tiles >= 4 * self.cores or tiles == most
 
     def minimal(self, members: frozenset[int]) -> Sizes:
@@ -465,7 +468,7 @@ class _Nest:
         return extra
 
 
-def _register_preference(dim: SearchDim, kernel: bool = False) -> SearchDim:
+def _register_preference(dim: SearchDim, kernel: bool = False, indexed: bool = False) -> SearchDim:
     """`dim` without a CPU's register-sized least and grain where no size but
     the whole extent honours them together with the multiple a non-linear
     index needs: an im2col copy's 196 output pixels (multiples of 14, grain
@@ -474,13 +477,18 @@ def _register_preference(dim: SearchDim, kernel: bool = False) -> SearchDim:
     register kernel's root (`kernel`: a matmul that computes its im2col
     copy in its tiles) keeps whole vectors where a multiple of one divides:
     784 pixels in rows of 28 as tiles of 112, in full panels, not 196 (a
-    last panel of 4 columns)."""
+    last panel of 4 columns). Where the multiple comes from a non-linear
+    index (`indexed`, not an unpack's inner tile), tiles are divisors too,
+    not multiples with a remainder: an im2col copy's 4608 rows of 9 taps
+    were tiles of 4518 and 90 for two cores."""
     both = lcm(dim.multiple, dim.grain)
     if 1 < dim.multiple < dim.extent and (both >= dim.extent or dim.extent % both):
         vector = lcm(dim.multiple, dim.grain // 2)
         if kernel and dim.grain > 1 and vector < dim.extent and dim.extent % vector == 0:
             return replace(dim, least=1, grain=vector)
         return replace(dim, least=1, grain=dim.multiple)
+    if indexed and dim.grain == 1 and 1 < dim.multiple < dim.extent:
+        return replace(dim, grain=dim.multiple)
     return dim
 
 

@@ -1,0 +1,148 @@
+"""Convolution cost against shape: ResNet-18's NCHW convolutions, one by
+one, schedgen's cpu-host schedule next to PyTorch eager, interleaved in one
+run (the convolution-kernel half of issue 16's "80% of peak").
+
+    .venv/bin/python benchmarks/conv_sizes.py [--threads 1 2] [--rounds 3] [--shapes stem l4 ...]
+
+Each payload is one `linalg.conv_2d_nchw_fchw` of batch 1 on an input
+already padded (as torch-mlir emits it after its `tensor.pad`), onto a
+zero-filled result: what a whole model's nest times count as the
+convolution, its im2col copy included. Per shape and thread count, each
+round times schedgen (`schedgen.run.bench`: the median of runs adding up
+to --min-time) and then `torch.nn.functional.conv2d` on the same padded
+input in a child of its own (.venv-corpus, `make corpus`; `torch.set_num_threads`).
+Repeated calls keep the weights in cache: in a whole model each layer's
+weights come from main memory (resnet18's layer 4 convolutions run some 5%
+slower there; benchmarks/model_speed.py times the models).
+
+It prints ms, GFLOP/s, % of the measured peak (`schedgen peak`, per core
+times the threads) and schedgen's speed over torch's. A measurement during
+which other processes used the CPU is taken again (benchmarks/idle.py);
+one that never ran alone is marked `~`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from idle import alone  # noqa: E402
+
+from schedgen.emit.schedule import render  # noqa: E402
+from schedgen.ir.load import load_payload  # noqa: E402
+from schedgen.model.cpu import detect_host, read_peak  # noqa: E402
+from schedgen.model.target import host_target  # noqa: E402
+from schedgen.planning.planner import plan  # noqa: E402
+from schedgen.run.bench import bench  # noqa: E402
+
+TORCH = ROOT / ".venv-corpus" / "bin" / "python"
+
+# name: (input channels, padded input size, output channels, window, stride, output size)
+SHAPES = {
+    "stem": (3, 229, 64, 7, 2, 112),  # conv1: 7x7 stride 2 onto 112x112
+    "l1": (64, 58, 64, 3, 1, 56),
+    "l2": (128, 30, 128, 3, 1, 28),
+    "l2_down": (64, 58, 128, 3, 2, 28),  # each layer's first convolution: stride 2
+    "l3": (256, 16, 256, 3, 1, 14),
+    "l3_down": (128, 30, 256, 3, 2, 14),
+    "l4": (512, 9, 512, 3, 1, 7),
+    "l4_down": (256, 16, 512, 3, 2, 7),
+}
+
+_TORCH = """
+import statistics, sys, time
+import torch
+c, h, f, k, s, threads = (int(a) for a in sys.argv[1:7])
+min_s = float(sys.argv[7])
+torch.set_num_threads(threads)
+g = torch.Generator().manual_seed(0)
+x, w = torch.randn(1, c, h, h, generator=g), torch.randn(f, c, k, k, generator=g)
+with torch.inference_mode():
+    torch.nn.functional.conv2d(x, w, stride=s)
+    times, start = [], time.perf_counter()
+    while len(times) < 5 or time.perf_counter() - start < min_s:
+        t = time.perf_counter(); torch.nn.functional.conv2d(x, w, stride=s); times.append(time.perf_counter() - t)
+print(statistics.median(times))
+"""
+
+
+def payload(name: str, c: int, h: int, f: int, k: int, s: int, o: int) -> str:
+    x, w, y = f"tensor<1x{c}x{h}x{h}xf32>", f"tensor<{f}x{c}x{k}x{k}xf32>", f"tensor<1x{f}x{o}x{o}xf32>"
+    return (f"func.func @{name}(%x: {x}, %w: {w}) -> {y} {{\n"
+            "  %zero = arith.constant 0.0 : f32\n"
+            f"  %e = tensor.empty() : {y}\n"
+            f"  %f = linalg.fill ins(%zero : f32) outs(%e : {y}) -> {y}\n"
+            f"  %r = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<{s}> : "
+            f"vector<2xi64>}} ins(%x, %w : {x}, {w}) outs(%f : {y}) -> {y}\n"
+            f"  return %r : {y}\n}}\n")
+
+
+def torch_seconds(c: int, h: int, f: int, k: int, s: int, threads: int, min_seconds: float) -> float:
+    out = subprocess.run([str(TORCH), "-c", _TORCH, *map(str, (c, h, f, k, s, threads)), str(min_seconds)],
+                         capture_output=True, text=True, check=True)
+    return float(out.stdout.strip())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shapes", nargs="*", default=list(SHAPES), choices=list(SHAPES))
+    ap.add_argument("--threads", nargs="*", type=int, default=[1, 2])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--min-time", type=float, default=0.5, help="seconds of timed runs per measurement")
+    args = ap.parse_args()
+    host, target = detect_host(), host_target()
+    peak = read_peak(host)
+    print(f"{platform.node()}: {host.model}, {host.vector_bits}-bit vectors; peak "
+          + (f"{peak:.1f} GFLOP/s per core (schedgen peak)" if peak else "unknown (run `schedgen peak`)"))
+    peers = ["schedgen"] + (["torch"] if TORCH.exists() else [])
+    if not TORCH.exists():
+        print("no .venv-corpus (make corpus): schedgen alone")
+    with tempfile.TemporaryDirectory(prefix="schedgen-convs-") as tmp:
+        cases = []
+        for name in args.shapes:
+            path, schedule = Path(tmp) / f"{name}.mlir", Path(tmp) / f"{name}.schedule.mlir"
+            path.write_text(payload(name, *SHAPES[name]))
+            model = load_payload(path, cpu=True)  # as `schedgen generate` loads it for a CPU target
+            schedule.write_text(render(plan(model, target)))
+            cases.append((name, path, schedule, model))
+        got: dict[tuple[str, int, str], list[tuple[float, bool]]] = {}
+        for r in range(args.rounds):
+            for name, path, schedule, model in cases:
+                c, h, f, k, s, _ = SHAPES[name]
+                for t in args.threads:
+                    got.setdefault((name, t, "schedgen"), []).append(alone(lambda: bench(
+                        path, schedule, threads=t, min_seconds=args.min_time, model=model).median_s))
+                    if "torch" in peers:
+                        got.setdefault((name, t, "torch"), []).append(
+                            alone(lambda: torch_seconds(c, h, f, k, s, t, args.min_time)))
+            print(f"  round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
+    print(f"{'shape':<9} {'C>F':>9} {'out':>7} {'thr':>3} "
+          + " ".join(f"{who + ' ms':>11} {'GFLOP/s':>8} {'% peak':>7}" for who in peers)
+          + (f" {'schedgen/torch speed':>21}" if "torch" in peers else ""))
+    for name, *_ in cases:
+        c, h, f, k, s, o = SHAPES[name]
+        flop = 2 * f * c * k * k * o * o
+        for t in args.threads:
+            cells, seconds = [], []
+            for who in peers:
+                runs = got[(name, t, who)]
+                sec = statistics.median(v for v, _ in runs)
+                mark = "" if all(ok for _, ok in runs) else "~"
+                pct = f"{100 * flop / sec / 1e9 / (peak * t):.0f}%" if peak else "-"
+                cells.append(f"{mark + f'{sec * 1e3:.3f}':>11} {flop / sec / 1e9:>8.1f} {pct:>7}")
+                seconds.append(sec)
+            ratio = f" {seconds[1] / seconds[0]:>21.2f}" if len(seconds) > 1 else ""
+            print(f"{name:<9} {f'{c}>{f}':>9} {f'{o}x{o}':>7} {t:>3} " + " ".join(cells) + ratio)
+
+
+if __name__ == "__main__":
+    main()
