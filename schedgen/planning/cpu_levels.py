@@ -792,8 +792,8 @@ def _with_dot_column(op: TileableOp, kernel: RegisterKernel, v: int, nr: int, cp
     pixels in panels of 16, 16, 16 and 1). As dot products, each row keeps
     one vector of partial sums with its lanes along K, summed across them
     after the loop: the column's share of the FMAs drops nr-fold, and what
-    is left is one more pass over the row operand (224 -> 200 GFLOP/s for a
-    512x49x4608 matmul). Its B column is copied, so that it is contiguous.
+    is left is one more pass over the row operand (a 512x49x4608 matmul:
+    1.38 -> 1.15 ms). Its B column is copied, so that it is contiguous.
 
     Only where the contraction is its own root (nothing computed in its
     tiles), its rows divide, and it has one reduction dim, the innermost, a
