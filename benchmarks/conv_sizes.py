@@ -24,7 +24,6 @@ one that never ran alone is marked `~`.
 from __future__ import annotations
 
 import argparse
-import platform
 import statistics
 import subprocess
 import sys
@@ -36,10 +35,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from idle import alone  # noqa: E402
+from machine import print_machine  # noqa: E402
 
 from schedgen.emit.schedule import render  # noqa: E402
 from schedgen.ir.load import load_payload  # noqa: E402
-from schedgen.model.cpu import detect_host, read_peak  # noqa: E402
 from schedgen.model.target import host_target  # noqa: E402
 from schedgen.planning.planner import plan  # noqa: E402
 from schedgen.run.bench import bench  # noqa: E402
@@ -99,10 +98,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--min-time", type=float, default=0.5, help="seconds of timed runs per measurement")
     args = ap.parse_args()
-    host, target = detect_host(), host_target()
-    peak = read_peak(host)
-    print(f"{platform.node()}: {host.model}, {host.vector_bits}-bit vectors; peak "
-          + (f"{peak:.1f} GFLOP/s per core (schedgen peak)" if peak else "unknown (run `schedgen peak`)"))
+    peak = print_machine()
+    target = host_target()
     peers = ["schedgen"] + (["torch"] if TORCH.exists() else [])
     if not TORCH.exists():
         print("no .venv-corpus (make corpus): schedgen alone")

@@ -21,7 +21,6 @@ schedgen is faster).
 from __future__ import annotations
 
 import argparse
-import platform
 import statistics
 import subprocess
 import sys
@@ -36,12 +35,12 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import numpy as np  # noqa: E402
 from cpu_vs_peers import IREE_TUNED, iree_times  # noqa: E402
 from idle import alone  # noqa: E402
+from machine import print_machine  # noqa: E402
 
 from schedgen.analysis.flops import payload_flops  # noqa: E402
 from schedgen.emit.schedule import render  # noqa: E402
 from schedgen.ir.isolated import apply_isolated_to  # noqa: E402
 from schedgen.ir.load import load_payload  # noqa: E402
-from schedgen.model.cpu import detect_host, read_peak  # noqa: E402
 from schedgen.model.payload import Payload  # noqa: E402
 from schedgen.model.target import host_target  # noqa: E402
 from schedgen.planning.planner import plan  # noqa: E402
@@ -103,10 +102,7 @@ def main() -> int:
     args = ap.parse_args()
     files = sorted((ROOT / "corpus").glob("*.mlir")) + sorted((ROOT / "build" / "corpus").glob("*.mlir"))
     files = [f for f in files if not args.names or f.stem in args.names]
-    host = detect_host()
-    peak = read_peak(host)
-    print(f"{platform.node()}: {host.model}, {host.vector_bits}-bit vectors; peak "
-          + (f"{peak:.1f} GFLOP/s per core (schedgen peak)" if peak else "unknown (run `schedgen peak`)"))
+    peak = print_machine()
     got: dict[tuple[str, int, str], list[tuple[float | str, bool]]] = {}
     with tempfile.TemporaryDirectory(prefix="schedgen-models-") as tmp:
         work = Path(tmp)

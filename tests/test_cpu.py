@@ -331,15 +331,15 @@ def test_a_transpose_whose_rows_no_vector_divides_is_in_lanes_by_lanes_blocks_an
     assert not {"memref.load", "memref.store", "vector.gather"} & set(names), names
 
 
-def _nchw_conv(directory: Path, name: str, x: str, w: str, y: str) -> Path:
-    """A stride-1 NCHW convolution of input shape `x`, filter `w`, result `y` (e.g. "1x16x30x30")."""
+def _nchw_conv(directory: Path, name: str, x: str, w: str, y: str, stride: int = 1) -> Path:
+    """An NCHW convolution of input shape `x`, filter `w`, result `y` (e.g. "1x16x30x30")."""
     x, w, y = (f"tensor<{s}xf32>" for s in (x, w, y))
     payload = directory / f"{name}.mlir"
     payload.write_text(f"""func.func @{name}(%x: {x}, %w: {w}) -> {y} {{
   %zero = arith.constant 0.000000e+00 : f32
   %e = tensor.empty() : {y}
   %f = linalg.fill ins(%zero : f32) outs(%e : {y}) -> {y}
-  %c = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}}
+  %c = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<{stride}> : vector<2xi64>}}
     ins(%x, %w : {x}, {w}) outs(%f : {y}) -> {y}
   return %c : {y}
 }}
@@ -428,17 +428,7 @@ def test_a_patch_embedding_copy_keeps_one_tile_per_core(tmp_path: Path) -> None:
     tiles for two cores. A copy has no FLOPs, but its tiles are what the
     cores share, so its forall has a multiple of the cores: the 196 patches
     in two tiles of 98. The numbers match on 2 threads."""
-    payload = tmp_path / "patch.mlir"
-    x, w, y = "tensor<1x3x224x224xf32>", "tensor<192x3x16x16xf32>", "tensor<1x192x14x14xf32>"
-    payload.write_text(f"""func.func @patch(%x: {x}, %w: {w}) -> {y} {{
-  %zero = arith.constant 0.000000e+00 : f32
-  %e = tensor.empty() : {y}
-  %f = linalg.fill ins(%zero : f32) outs(%e : {y}) -> {y}
-  %c = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<16> : vector<2xi64>}}
-    ins(%x, %w : {x}, {w}) outs(%f : {y}) -> {y}
-  return %c : {y}
-}}
-""")
+    payload = _nchw_conv(tmp_path, "patch", "1x3x224x224", "192x3x16x16", "1x192x14x14", stride=16)
     loaded = load_payload(payload, cpu=True)
     (copy,) = [o for o in loaded.ops if o.index_grains]
     assert dict(copy.index_grains) == {1: 256, 2: 14}, copy.index_grains
