@@ -35,12 +35,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from idle import alone  # noqa: E402
+from kernels import onto_zeros, planned, sweep_options  # noqa: E402
 from machine import print_machine  # noqa: E402
 
-from schedgen.emit.schedule import render  # noqa: E402
-from schedgen.ir.load import load_payload  # noqa: E402
 from schedgen.model.target import host_target  # noqa: E402
-from schedgen.planning.planner import plan  # noqa: E402
 from schedgen.run.bench import bench  # noqa: E402
 
 TORCH = ROOT / ".venv-corpus" / "bin" / "python"
@@ -76,13 +74,9 @@ print(statistics.median(times))
 
 def payload(name: str, c: int, h: int, f: int, k: int, s: int, o: int) -> str:
     x, w, y = f"tensor<1x{c}x{h}x{h}xf32>", f"tensor<{f}x{c}x{k}x{k}xf32>", f"tensor<1x{f}x{o}x{o}xf32>"
-    return (f"func.func @{name}(%x: {x}, %w: {w}) -> {y} {{\n"
-            "  %zero = arith.constant 0.0 : f32\n"
-            f"  %e = tensor.empty() : {y}\n"
-            f"  %f = linalg.fill ins(%zero : f32) outs(%e : {y}) -> {y}\n"
-            f"  %r = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<{s}> : "
-            f"vector<2xi64>}} ins(%x, %w : {x}, {w}) outs(%f : {y}) -> {y}\n"
-            f"  return %r : {y}\n}}\n")
+    return onto_zeros(name, {"x": x, "w": w}, y,
+                      f"linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<{s}> : "
+                      f"vector<2xi64>}} ins(%x, %w : {x}, {w}) outs(%f : {y}) -> {y}")
 
 
 def torch_seconds(c: int, h: int, f: int, k: int, s: int, threads: int, min_seconds: float) -> float:
@@ -94,9 +88,7 @@ def torch_seconds(c: int, h: int, f: int, k: int, s: int, threads: int, min_seco
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shapes", nargs="*", default=list(SHAPES), choices=list(SHAPES))
-    ap.add_argument("--threads", nargs="*", type=int, default=[1, 2])
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--min-time", type=float, default=0.5, help="seconds of timed runs per measurement")
+    sweep_options(ap)
     args = ap.parse_args()
     peak = print_machine()
     target = host_target()
@@ -106,11 +98,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="schedgen-convs-") as tmp:
         cases = []
         for name in args.shapes:
-            path, schedule = Path(tmp) / f"{name}.mlir", Path(tmp) / f"{name}.schedule.mlir"
-            path.write_text(payload(name, *SHAPES[name]))
-            model = load_payload(path, cpu=True)  # as `schedgen generate` loads it for a CPU target
-            schedule.write_text(render(plan(model, target)))
-            cases.append((name, path, schedule, model))
+            cases.append((name, *planned(Path(tmp), name, payload(name, *SHAPES[name]), target)))
         got: dict[tuple[str, int, str], list[tuple[float, bool]]] = {}
         for r in range(args.rounds):
             for name, path, schedule, model in cases:

@@ -33,12 +33,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from idle import alone  # noqa: E402
+from kernels import onto_zeros, planned, sweep_options  # noqa: E402
 from machine import print_machine  # noqa: E402
 
-from schedgen.emit.schedule import render  # noqa: E402
-from schedgen.ir.load import load_payload  # noqa: E402
 from schedgen.model.target import host_target  # noqa: E402
-from schedgen.planning.planner import plan  # noqa: E402
 from schedgen.run.bench import bench  # noqa: E402
 
 SIZES = ["256x256x256", "512x512x512", "1024x1024x1024", "1000x1000x1000", "2048x2048x2048",
@@ -61,12 +59,7 @@ print(statistics.median(times))
 
 def payload(m: int, n: int, k: int) -> str:
     a, b, c = f"tensor<{m}x{k}xf32>", f"tensor<{k}x{n}xf32>", f"tensor<{m}x{n}xf32>"
-    return (f"func.func @matmul(%a: {a}, %b: {b}) -> {c} {{\n"
-            "  %zero = arith.constant 0.0 : f32\n"
-            f"  %e = tensor.empty() : {c}\n"
-            f"  %f = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}\n"
-            f"  %r = linalg.matmul ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}\n"
-            f"  return %r : {c}\n}}\n")
+    return onto_zeros("matmul", {"a": a, "b": b}, c, f"linalg.matmul ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}")
 
 
 def numpy_seconds(m: int, n: int, k: int, threads: int, min_seconds: float) -> float:
@@ -79,9 +72,7 @@ def numpy_seconds(m: int, n: int, k: int, threads: int, min_seconds: float) -> f
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", nargs="*", default=SIZES, help="M x N x K")
-    ap.add_argument("--threads", nargs="*", type=int, default=[1, 2])
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--min-time", type=float, default=0.5, help="seconds of timed runs per measurement")
+    sweep_options(ap)
     args = ap.parse_args()
     peak = print_machine()
     target = host_target()
@@ -89,11 +80,7 @@ def main() -> None:
         cases = []
         for size in args.sizes:
             m, n, k = (int(x) for x in size.lower().split("x"))
-            path, schedule = Path(tmp) / f"{size}.mlir", Path(tmp) / f"{size}.schedule.mlir"
-            path.write_text(payload(m, n, k))
-            model = load_payload(path)
-            schedule.write_text(render(plan(model, target)))
-            cases.append((size, m, n, k, path, schedule, model))
+            cases.append((size, m, n, k, *planned(Path(tmp), size, payload(m, n, k), target)))
         got: dict[tuple[str, int, str], list[tuple[float, bool]]] = {}
         for r in range(args.rounds):
             for size, m, n, k, path, schedule, model in cases:

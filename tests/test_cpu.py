@@ -24,7 +24,8 @@ from schedgen.cli import main
 from schedgen.emit.schedule import render
 from schedgen.ir.load import load_payload
 from schedgen.model.cpu import ASYNC_PARALLEL_MIN_MS, CpuInfo
-from schedgen.model.plan import Plan
+from schedgen.model.payload import TileableOp
+from schedgen.model.plan import LoopNest, Plan
 from schedgen.model.target import CPU_PRESETS, Target
 from schedgen.planning.cpu_levels import inner_tiling
 from schedgen.planning.planner import plan
@@ -347,6 +348,16 @@ def _nchw_conv(directory: Path, name: str, x: str, w: str, y: str, stride: int =
     return payload
 
 
+def _copy_nest(payload: Path, target: Target) -> tuple[TileableOp, Plan, LoopNest]:
+    """The payload's im2col copy (its one op with a non-linear index), the
+    plan at `target`, and the nest the copy is the root of."""
+    loaded = load_payload(payload, cpu=True)
+    (copy,) = [o for o in loaded.ops if o.index_grains]
+    p = plan(loaded, target)
+    (nest,) = [n for n in p.nests if n.root.index == copy.index]
+    return copy, p, nest
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_28x28_convolution_computes_its_im2col_copy_in_whole_panel_tiles_of_its_matmul(
         threads: int, tmp_path: Path) -> None:
@@ -411,11 +422,8 @@ def test_an_im2col_copy_in_a_nest_of_its_own_is_split_between_the_cores_along_it
     stride-2 one 0.065 -> 0.014 ms on one). Its register tiles still copy one
     output row of one tap at a time. The numbers match on 2 threads."""
     payload = _nchw_conv(tmp_path, "conv7", "1x64x9x9", "128x64x3x3", "1x128x7x7")
-    loaded = load_payload(payload, cpu=True)
-    (copy,) = [o for o in loaded.ops if o.index_grains]
+    copy, p, nest = _copy_nest(payload, ALL_PARALLEL)
     assert dict(copy.index_grains) == {1: 9, 2: 7}, copy.index_grains
-    p = plan(loaded, ALL_PARALLEL)
-    (nest,) = [n for n in p.nests if n.root.index == copy.index]
     assert nest.tile_sizes == [0, 288, 0], nest.tile_sizes
     (t,) = [t for t in p.inner if t.op == copy.index]
     assert t.register_sizes[1:] == [1, 7], t.register_sizes
@@ -429,11 +437,8 @@ def test_a_patch_embedding_copy_keeps_one_tile_per_core(tmp_path: Path) -> None:
     cores share, so its forall has a multiple of the cores: the 196 patches
     in two tiles of 98. The numbers match on 2 threads."""
     payload = _nchw_conv(tmp_path, "patch", "1x3x224x224", "192x3x16x16", "1x192x14x14", stride=16)
-    loaded = load_payload(payload, cpu=True)
-    (copy,) = [o for o in loaded.ops if o.index_grains]
+    copy, p, nest = _copy_nest(payload, TARGET)
     assert dict(copy.index_grains) == {1: 256, 2: 14}, copy.index_grains
-    p = plan(loaded, TARGET)
-    (nest,) = [n for n in p.nests if n.root.index == copy.index]
     assert nest.tile_sizes == [0, 0, 98], nest.tile_sizes
     _applied_and_compared(payload, p, threads=2)
 

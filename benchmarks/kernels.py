@@ -1,0 +1,45 @@
+"""The kernels the sweeps time (matmul_sizes.py, conv_sizes.py): one op onto
+a zero-filled result, as torch-mlir emits a matmul or a convolution, and
+its schedule."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from schedgen.emit.schedule import render  # noqa: E402
+from schedgen.ir.load import load_payload  # noqa: E402
+from schedgen.model.payload import Payload  # noqa: E402
+from schedgen.model.target import Target  # noqa: E402
+from schedgen.planning.planner import plan  # noqa: E402
+
+
+def onto_zeros(name: str, args: dict[str, str], result: str, op: str) -> str:
+    """func @name(args) -> result: `op` (its ins named by `args`, its outs `%f`) onto a zero fill."""
+    params = ", ".join(f"%{a}: {t}" for a, t in args.items())
+    return (f"func.func @{name}({params}) -> {result} {{\n"
+            "  %zero = arith.constant 0.0 : f32\n"
+            f"  %e = tensor.empty() : {result}\n"
+            f"  %f = linalg.fill ins(%zero : f32) outs(%e : {result}) -> {result}\n"
+            f"  %r = {op}\n"
+            f"  return %r : {result}\n}}\n")
+
+
+def sweep_options(ap: argparse.ArgumentParser) -> None:
+    """The options every sweep takes: thread counts, rounds, time per measurement."""
+    ap.add_argument("--threads", nargs="*", type=int, default=[1, 2])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--min-time", type=float, default=0.5, help="seconds of timed runs per measurement")
+
+
+def planned(directory: Path, name: str, text: str, target: Target) -> tuple[Path, Path, Payload]:
+    """The payload `text` written to `directory`, its cpu-host schedule beside
+    it (loaded and planned as `schedgen generate` does), and its model."""
+    path, schedule = directory / f"{name}.mlir", directory / f"{name}.schedule.mlir"
+    path.write_text(text)
+    model = load_payload(path, cpu=True)
+    schedule.write_text(render(plan(model, target)))
+    return path, schedule, model
