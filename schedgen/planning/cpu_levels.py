@@ -700,11 +700,11 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
     kernel's loops but are fused into no other op's: fusing one into an
     scf.for aborted xtc-opt (fuzz seed 82: fuse_into_containing_op takes the
     loop for the forall whose terminator inserts the result)."""
-    if not is_multiply_accumulate(op) or op.index not in candidates or op.index_grains:
-        return None
-    if _channel_blocked(op, extents[op.index], cpu) is not None:
-        return None
     ext = extents[op.index]
+    dims = _kernel_dims(op, ext, cpu) if op.index in candidates and not op.index_grains else None
+    if dims is None:
+        return None
+    v, m = dims
     out_dims = _output_dims(op)
     init = next(o for o in op.operands if o.is_init)
     if len(out_dims) != len(init.shape) or len(op.results) != 1:
@@ -726,9 +726,6 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
             _sole_user(payload, payload.ops[init.value.index], {op.index}) is not None:
         inits.append(init.value.index)
 
-    v, m = _vector_dims(op, ext)
-    if v is None:
-        return None
     nr, mr, vecs = _register_block(op, ext, cpu, peel=True)
     order = _root_order(op, root, out_dims)
     if order is None:
@@ -825,8 +822,9 @@ def _with_dot_column(op: TileableOp, kernel: RegisterKernel, v: int, nr: int, cp
 
 def _kernel_dims(op: TileableOp, ext: list[int], cpu: CpuInfo) -> tuple[int, int | None] | None:
     """(v, m) of the register kernel `op` would get at these extents
-    (_vector_dims), or None when it gets none: what the planner asks before
-    any kernel is built."""
+    (_vector_dims), or None when it gets none: the preconditions
+    register_kernel starts from, and what the planner asks before any
+    kernel is built."""
     if not is_multiply_accumulate(op) or _channel_blocked(op, ext, cpu) is not None:
         return None
     v, m = _vector_dims(op, ext)
