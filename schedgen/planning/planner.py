@@ -251,7 +251,7 @@ class _Nest:
 
     def panels_in_l1(self, members: frozenset[int], sizes: Sizes) -> bool:
         """CPU targets: where the search chunks a register kernel's reduction,
-        the panel that kernel reads again for every row tile
+        the panel that kernel copies and reads again for every row tile
         (cpu_levels.panel_bytes) takes at most half of L1, so the row operand
         streams past it without evicting it. ResNet-18's layer-4 convolution
         read 768x16 panels, all of a 48 KiB L1: 1.24-1.38 ms on one core,
