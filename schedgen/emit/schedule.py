@@ -183,9 +183,7 @@ def _blocked_view(plan: Plan, t: InnerTiling, base: str) -> dict:
             "extents": t.extents, "blocked": True, "lanes": lanes, "packed_sizes": t.pack_sizes,
             "register_sizes": t.register_sizes, "init_columns": t.init_columns,
             "register_loops": [f"{base}_r{d}" for d, s in enumerate(t.register_sizes) if s],
-            # a row shorter than a vector is one whole tile; a longer one leaves a remainder to peel
-            "peel_in": t.input_width > lanes and t.input_width % lanes != 0,
-            "peel_out": t.output_width > lanes and t.output_width % lanes != 0}
+            "peel_in": t.row_remainder(t.input_width), "peel_out": t.row_remainder(t.output_width)}
 
 
 def _fusion_steps(ops: list[tuple[str, str]], loop: str, suffix: str) -> tuple[list[dict], str]:

@@ -155,6 +155,12 @@ class InnerTiling(BaseModel):
         """The channels' block when packed (pack_sizes), else 0."""
         return max(self.pack_sizes, default=0)
 
+    def row_remainder(self, width: int) -> bool:
+        """Whether a packed row of `width` (input_width, output_width) leaves
+        a remainder of its vector-wide pack tiles, which the schedule peels:
+        a row no longer than a vector is one whole tile."""
+        return width > self.channel_block and width % self.channel_block != 0
+
     def remainders(self) -> list[tuple[int, int, int]]:
         """(dim, size, last tile) of each register loop whose size does not
         divide its extent, innermost first: the schedule peels each into a
