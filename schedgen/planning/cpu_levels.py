@@ -559,7 +559,7 @@ def _nest_extents(payload: Payload, nest: LoopNest) -> dict[int, list[int]]:
 def handled_ops(nest: LoopNest) -> list[int]:
     """Ops the schedule holds a handle to after the nest's tile-and-fuse
     steps (none to the producers of a nest that fuses all at once)."""
-    ops = [nest.root.index, *[c.index for c in nest.consumers]]
+    ops = [nest.root.index, *[c.index for c in nest.consumers], *[p.index for p in nest.loop_producers]]
     if not nest.fuse_all:
         ops += [p.index for p in nest.producers]
     return ops

@@ -59,6 +59,7 @@ from schedgen.analysis.traffic import (
 )
 from schedgen.errors import SchedgenError
 from schedgen.ir.load import LoadedPayload
+from schedgen.model.cpu import CpuInfo
 from schedgen.model.payload import (
     NON_STRUCTURED_TILEABLE,
     Payload,
@@ -167,10 +168,26 @@ class _Nest:
         return tiles is not None and all(any(("d", d) in dict(t.offset[0]) for t in tiles[i]) for i in self.in_loop)
 
     def _loop_chunks(self) -> dict[tuple[int, int], int]:
-        """The loop op's reduction dims at a chunk of 1: where the in-loop producers' tiles move."""
+        """The loop op's reduction dims at their smallest chunk: where the in-loop producers' tiles move."""
         if self.loop_op is None:
             return {}
-        return {(self.loop_op, d): 1 for d in self.payload.ops[self.loop_op].reduction_dims()}
+        return {(self.loop_op, d): self.loop_grain(d) for d in self.payload.ops[self.loop_op].reduction_dims()}
+
+    def loop_grain(self, d: int) -> int:
+        """The smallest chunk of the loop op's reduction dim `d` (the others
+        at 1) whose slices every in-loop producer can compute: 1, or a
+        multiple its non-linear indices need (an im2col copy's 3x3 taps: 9)."""
+        if not any(self.payload.ops[i].index_grains for i in self.in_loop):
+            return 1
+        key = (frozenset(self.in_loop), -1 - d)
+        if key not in self._grains:
+            op = self.payload.ops[self.loop_op]  # type: ignore[index]
+            ones = {(op.index, r): 1 for r in op.reduction_dims() if r != d}
+            members = frozenset({self.root.index, op.index}) | self.in_loop
+            self._grains[key] = next((s for s in divisors(op.domain[d]) if nest_tiles(
+                self.payload, self.root.index, members, tuple(self.root.domain), (), {**ones, (op.index, d): s},
+                self.in_loop) is not None), op.domain[d])
+        return self._grains[key]  # type: ignore[return-value]
 
     def parallel_axes(self, members: frozenset[int]) -> set[str]:
         """Root axes a parallel loop may tile: x and y of the merged groups
@@ -199,7 +216,8 @@ class _Nest:
         dims = [_register_preference(SearchDim(("d", d), self.root.domain[d],
                                                multiple=lcm(inner.get(d, 1), self.dim_grain(members, d) or 1),
                                                least=least.get(d, 1), grain=grain.get(d, 1)), kernel,
-                                     indexed=d not in inner and (self.dim_grain(members, d) or 1) > 1)
+                                     indexed=d not in inner and (self.dim_grain(members, d) or 1) > 1,
+                                     cores=self.cores if self.pays_for_cores() else 1)
                 for d in self.tileable_dims(members)]
         if self.consumers:  # consumers are fused into the forall level: no reduction loops
             return dims[:1] if self.loop_kind == "scf.for" else dims
@@ -212,8 +230,9 @@ class _Nest:
 
     def _reduction_dim(self, op: int, d: int) -> SearchDim:
         grain = reduction_grain(self.payload.ops[op]).get(d, 1) if self.cpu is not None else 1
+        loop = self.loop_grain(d) if op == self.loop_op and self.in_loop else 1
         return SearchDim(("r", op, d), self.payload.ops[op].domain[d], grain=grain,
-                         multiple=self.payload.ops[op].index_grain(d) or 1)
+                         multiple=lcm(self.payload.ops[op].index_grain(d) or 1, loop))
 
     def shape(self, members: frozenset[int], sizes: Sizes) -> NestShape:
         root_sizes = tuple(sizes.get(("d", d), n) for d, n in enumerate(self.root.domain))
@@ -488,7 +507,7 @@ class _Nest:
         return extra
 
 
-def _register_preference(dim: SearchDim, kernel: bool = False, indexed: bool = False) -> SearchDim:
+def _register_preference(dim: SearchDim, kernel: bool = False, indexed: bool = False, cores: int = 1) -> SearchDim:
     """`dim` without a CPU's register-sized least and grain where no size but
     the whole extent honours them together with the multiple a non-linear
     index needs: an im2col copy's 196 output pixels (multiples of 14, grain
@@ -497,14 +516,18 @@ def _register_preference(dim: SearchDim, kernel: bool = False, indexed: bool = F
     register kernel's root (`kernel`: a matmul that computes its im2col
     copy in its tiles) keeps whole vectors where a multiple of one divides:
     784 pixels in rows of 28 as tiles of 112, in full panels, not 196 (a
-    last panel of 4 columns). Where the multiple comes from a non-linear
+    last panel of 4 columns); unless those tiles leave the `cores` unequal
+    shares (7 tiles of 112 for 2 cores: 4 and 3), where any multiple of
+    the rows may be tried (392, its copy then in the reduction loop:
+    _k_loop_fusion). Where the multiple comes from a non-linear
     index (`indexed`, not an unpack's inner tile), tiles are divisors too,
     not multiples with a remainder: an im2col copy's 4608 rows of 9 taps
     were tiles of 4518 and 90 for two cores."""
     both = lcm(dim.multiple, dim.grain)
     if 1 < dim.multiple < dim.extent and (both >= dim.extent or dim.extent % both):
         vector = lcm(dim.multiple, dim.grain // 2)
-        if kernel and dim.grain > 1 and vector < dim.extent and dim.extent % vector == 0:
+        if kernel and dim.grain > 1 and vector < dim.extent and dim.extent % vector == 0 and \
+                ((tiles := dim.extent // vector) % cores == 0 or tiles >= 4 * cores):
             return replace(dim, least=1, grain=vector)
         return replace(dim, least=1, grain=dim.multiple)
     if indexed and dim.grain == 1 and 1 < dim.multiple < dim.extent:
@@ -571,7 +594,7 @@ def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
     if mode in (FuseMode.MAX_PRODUCERS, FuseMode.MAX_SIZE):
         nests, untiled = _consumer_fusion(payload, target, nests, untiled, state.groups, checker, state.axis_map,
                                           mode)
-    if mode == FuseMode.MAX_PRODUCERS and target.cpu is None:
+    if mode == FuseMode.MAX_PRODUCERS:
         nests = _k_loop_fusion(payload, target, nests, state.groups, checker, state.axis_map)
     untiled.sort(key=lambda u: u.op.index)
     nest_of = {o.index: n.id for n in nests for o in n.ops}
@@ -1110,6 +1133,12 @@ def _join_group(payload: Payload, root: TileableOp, members: frozenset[int], idx
     return grown
 
 
+def _im2col_copy(op: TileableOp) -> bool:
+    """A copy that gathers through non-linear indices (an NCHW convolution's
+    im2col copy): no reduction, index grains."""
+    return not op.reduction_dims() and bool(op.index_grains)
+
+
 def _plain(op: TileableOp) -> bool:
     """Every operand indexed by plain dims (or constants): no windows."""
     return all(o.exprs is not None and all(e is None or e.as_dim() is not None for e in o.exprs)
@@ -1582,7 +1611,8 @@ def _fill_k_loop(payload: Payload, target: Target, c: LoopNest, m: int, by_root:
                    if not o.is_init and o.value.kind == "op" and o.value.index in by_root}
         for p in [by_root[i] for i in sorted(sources, reverse=True)]:
             if p.id in gone or p.id == c.id or p in taken or not _single_level(p) \
-                    or not _only_read_by(payload, p, readers):
+                    or not _only_read_by(payload, p, readers) \
+                    or (target.cpu is not None and not all(_im2col_copy(payload.ops[o.index]) for o in p.ops)):
                 continue
             refused = _merge_key(payload, current, p, m, inside)  # a chain's repeated steps are refused once
             if refused in _SEARCHED:
@@ -1637,9 +1667,23 @@ def _merged_nest(payload: Payload, target: Target, c: LoopNest, m: int, inside: 
         shape_traffic(payload, nest.shape(members, sizes), tiled=nest.tiled(members, sizes))
     if sizes is None or after is None or after.total >= before:
         return None
+    # CPU targets: as for producers fused at the forall level (_unfuse_costly), not where the merged
+    # tiles leave the register kernel many more empty panel columns than apart (resnet_down_block's
+    # im2col copy: 98-pixel tiles in panels of 32, 23% against 12%, 0.417 -> 0.458 ms on one core). A
+    # few do not outweigh the copy's traffic and a tile per core (ResNet-18's 28x28 convolutions: 392
+    # pixels, 2% against none with the channels split, 1.027 -> 0.999 ms, 2 threads 0.611 -> 0.560).
+    if target.cpu is not None and (waste := _root_waste(root, sizes, target.cpu)) > MERGED_WASTE and \
+            waste > _root_waste(root, _nest_sizes(c, root), target.cpu):
+        return None
+    # Nor where the merged forall has fewer tiles than cores and the nest apart had more (a convolution
+    # onto one output row: its copy in the loop would leave the channels whole, one tile for two cores).
+    if nest.short_of_cores(members, sizes) and nest.forall_tiles(members, sizes) < \
+            prod(tile_count(n, s or n) for n, s in zip(root.domain, c.tile_sizes)):
+        return None
     stale = (NoteKind.REDUCTION_TILED, NoteKind.PARTIAL_TILES, NoteKind.LOOP_FUSED)
     notes = [n for x in [c, *absorbed] for n in x.notes
              if n.kind not in stale and not any(n.text.startswith(f"op{i} ") for i in inside)]
+    notes = list({n.text: n for n in notes}.values())  # a note both nests had (a pad not fused into either), once
     apart = "; ".join(", ".join(f"op{o.index}" for o in p.ops) for p in absorbed)
     notes.append(Note(kind=NoteKind.LOOP_FUSED, text=f"{apart} (first planned apart): computed "
                       f"inside op{m}'s reduction loop, one chunk per trip, so their results never go to main memory "
@@ -1649,6 +1693,24 @@ def _merged_nest(payload: Payload, target: Target, c: LoopNest, m: int, inside: 
         return made
     made = _precise_nest(payload, nest, members, sizes, c.id, notes, checker)
     return made if made.footprint_bytes <= target.memory_bytes else None
+
+
+# The share of empty panel columns a K-loop merge may leave on CPU targets (_merged_nest).
+MERGED_WASTE = 0.1
+
+
+def _nest_sizes(n: LoopNest, root: TileableOp) -> Sizes:
+    """A planned nest's root tiles and reduction chunks, as the search writes them."""
+    sizes: Sizes = {("d", d): s or root.domain[d] for d, s in enumerate(n.tile_sizes)}
+    return sizes | {("r", r.op, r.dim): r.size for r in n.reduction_tiling}
+
+
+def _root_waste(root: TileableOp, sizes: Sizes, cpu: CpuInfo) -> float:
+    """cpu_levels.panel_waste of the root's kernel at these sizes."""
+    ext = [sizes.get(("d", d), n) for d, n in enumerate(root.domain)]
+    for d in root.reduction_dims():
+        ext[d] = sizes.get(("r", root.index, d), root.domain[d])
+    return panel_waste(root, ext, cpu)
 
 
 def _moves_with_loop(payload: Payload, nest: _Nest, members: frozenset[int]) -> bool:
