@@ -125,6 +125,7 @@ class _Nest:
         self._cache: dict[tuple, TiledNest | None] = {}
         self._dims: dict[frozenset[int], list[SearchDim]] = {}
         self._grains: dict[tuple[frozenset[int], int], int | None] = {}
+        self._loop_grains: dict[int, int] = {}  # loop_grain, per reduction dim of the loop op
         # Producer-driven nests: consumers fused after the producers, in order.
         self.consumers: tuple[int, ...] = ()
         self.loop_kind = "scf.forall"
@@ -179,15 +180,14 @@ class _Nest:
         multiple its non-linear indices need (an im2col copy's 3x3 taps: 9)."""
         if not any(self.payload.ops[i].index_grains for i in self.in_loop):
             return 1
-        key = (frozenset(self.in_loop), -1 - d)
-        if key not in self._grains:
+        if d not in self._loop_grains:
             op = self.payload.ops[self.loop_op]  # type: ignore[index]
             ones = {(op.index, r): 1 for r in op.reduction_dims() if r != d}
             members = frozenset({self.root.index, op.index}) | self.in_loop
-            self._grains[key] = next((s for s in divisors(op.domain[d]) if nest_tiles(
+            self._loop_grains[d] = next((s for s in divisors(op.domain[d]) if nest_tiles(
                 self.payload, self.root.index, members, tuple(self.root.domain), (), {**ones, (op.index, d): s},
                 self.in_loop) is not None), op.domain[d])
-        return self._grains[key]  # type: ignore[return-value]
+        return self._loop_grains[d]
 
     def parallel_axes(self, members: frozenset[int]) -> set[str]:
         """Root axes a parallel loop may tile: x and y of the merged groups
@@ -1563,12 +1563,13 @@ def candidate_nest(payload: Payload, target: Target, root: int, members: set[int
 
 def _k_loop_fusion(payload: Payload, target: Target, nests: list[LoopNest], groups: list[FuseGroup],
                    checker: PreciseChecker | None, axis_map: AxisMap) -> list[LoopNest]:
-    """Memory targets, max-producers: nests whose result only a contraction's
-    reduction loop reads (an MLP's hidden activation, a weight's transpose,
-    read along the second matmul's K) are computed inside that loop, one
-    chunk per trip, while the merged nest fits and moves fewer bytes than
-    the nests apart: their results never go to main memory. Each op is
-    still computed once: its tiles move with every loop around it."""
+    """Max-producers: nests whose result only a contraction's reduction loop
+    reads (an MLP's hidden activation, a weight's transpose, read along the
+    second matmul's K; on CPU targets only im2col copies, see _fill_k_loop)
+    are computed inside that loop, one chunk per trip, while the merged nest
+    fits and moves fewer bytes than the nests apart: their results never go
+    to main memory. Each op is still computed once: its tiles move with
+    every loop around it."""
     by_root = {n.root.index: n for n in nests}
     out = {n.id: n for n in nests}
     gone: set[int] = set()
@@ -1613,6 +1614,8 @@ def _fill_k_loop(payload: Payload, target: Target, c: LoopNest, m: int, by_root:
             if p.id in gone or p.id == c.id or p in taken or not _single_level(p) \
                     or not _only_read_by(payload, p, readers) \
                     or (target.cpu is not None and not all(_im2col_copy(payload.ops[o.index]) for o in p.ops)):
+                # CPU targets: a register kernel reads whatever its K loop computes; only the im2col
+                # copy is measured there (other producers, the MLP's hidden matmul, were not tried)
                 continue
             refused = _merge_key(payload, current, p, m, inside)  # a chain's repeated steps are refused once
             if refused in _SEARCHED:
