@@ -59,7 +59,6 @@ from schedgen.analysis.traffic import (
 )
 from schedgen.errors import SchedgenError
 from schedgen.ir.load import LoadedPayload
-from schedgen.model.cpu import CpuInfo
 from schedgen.model.payload import (
     NON_STRUCTURED_TILEABLE,
     Payload,
@@ -1675,8 +1674,8 @@ def _merged_nest(payload: Payload, target: Target, c: LoopNest, m: int, inside: 
     # im2col copy: 98-pixel tiles in panels of 32, 23% against 12%, 0.417 -> 0.458 ms on one core). A
     # few do not outweigh the copy's traffic and a tile per core (ResNet-18's 28x28 convolutions: 392
     # pixels, 2% against none with the channels split, 1.027 -> 0.999 ms, 2 threads 0.611 -> 0.560).
-    if target.cpu is not None and (waste := _root_waste(root, sizes, target.cpu)) > MERGED_WASTE and \
-            waste > _root_waste(root, _nest_sizes(c, root), target.cpu):
+    if (waste := nest.panel_waste(members, sizes)) > MERGED_WASTE and waste > _Nest(payload, root, target).panel_waste(
+            frozenset(o.index for o in c.ops), _nest_sizes(c, root)):
         return None
     # Nor where the merged forall has fewer tiles than cores and the nest apart had more (a convolution
     # onto one output row: its copy in the loop would leave the channels whole, one tile for two cores).
@@ -1706,14 +1705,6 @@ def _nest_sizes(n: LoopNest, root: TileableOp) -> Sizes:
     """A planned nest's root tiles and reduction chunks, as the search writes them."""
     sizes: Sizes = {("d", d): s or root.domain[d] for d, s in enumerate(n.tile_sizes)}
     return sizes | {("r", r.op, r.dim): r.size for r in n.reduction_tiling}
-
-
-def _root_waste(root: TileableOp, sizes: Sizes, cpu: CpuInfo) -> float:
-    """cpu_levels.panel_waste of the root's kernel at these sizes."""
-    ext = [sizes.get(("d", d), n) for d, n in enumerate(root.domain)]
-    for d in root.reduction_dims():
-        ext[d] = sizes.get(("r", root.index, d), root.domain[d])
-    return panel_waste(root, ext, cpu)
 
 
 def _moves_with_loop(payload: Payload, nest: _Nest, members: frozenset[int]) -> bool:
