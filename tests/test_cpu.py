@@ -15,10 +15,11 @@ from math import prod
 from pathlib import Path
 
 import pytest
-from ir_helpers import counts, dialect_ops, ops, parse
+from ir_helpers import LOOPS, counts, dialect_ops, ops, parse
 from mlir import ir
 
 from schedgen.analysis.flops import payload_flops
+from schedgen.check.check import check
 from schedgen.check.verify import verify
 from schedgen.cli import main
 from schedgen.emit.schedule import render
@@ -387,33 +388,61 @@ def test_a_28x28_convolution_computes_its_im2col_copy_in_its_reduction_loop_one_
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-def test_the_last_pixel_of_a_7x7_convolution_is_dot_products_along_its_reduction(
-        threads: int, tmp_path: Path) -> None:
+@pytest.mark.parametrize("filters", [32, 512])
+def test_the_last_pixel_of_a_7x7_convolution_is_dot_products_in_the_last_panels_row_loop(
+        threads: int, filters: int, tmp_path: Path) -> None:
     """A 3x3 convolution onto 7x7 (resnet18's layer 4): its im2col matmul's
     49 pixels are panels of 16, 16, 16 and 1, and the panel of one column
     took as long as a full one, each FMA one lane of 16 (the layer's convolutions
-    at 67-69% of peak). That column now splits off and is computed as dot
+    at 67-69% of peak). That column splits off and is computed as dot
     products: each output channel keeps one vector of partial sums with its
-    lanes along the 144 input taps, summed across the lanes after the loop
-    (512x49x4608: 1.38 -> 1.15 ms). In the applied IR every FMA is 16
-    wide, 16 reductions across 16 lanes sum the column's rows, and the
-    numbers match on 1 and 2 threads."""
-    payload = _nchw_conv(tmp_path, "conv7", "1x16x9x9", "32x16x3x3", "1x32x7x7")
+    lanes along the 288 input taps, summed across the lanes after the loop
+    (512x49x4608: 1.38 -> 1.15 ms). It shares the last panel's row loop,
+    so that it reads each row tile of the filters while that panel's outer
+    products have it in L1 (1.17 -> 1.10 ms), with its panel copied (512
+    filters: 16 row tiles a core) or not (32).
+
+    In the applied IR every FMA is 16 wide; 16 reductions across 16 lanes,
+    free to reassociate, sum the column's rows, each in a loop that also
+    runs the last panel's FMAs; the numbers match on 1 and 2 threads."""
+    payload = _nchw_conv(tmp_path, "conv7", "1x32x9x9", f"{filters}x32x3x3", f"1x{filters}x7x7")
     p = plan(load_payload(payload, cpu=True), ALL_PARALLEL)
     (k,) = p.kernels
     assert k.panel_sizes == [0, 0, 16] and k.row_sizes == [0, 16, 0], (k.panel_sizes, k.row_sizes)
     assert k.dot_column and k.dot_column.at == 48 and k.remainder(k.panel_sizes) is None, k.dot_column
+    assert (k.packed_operand is not None) == (filters == 512), k.packed_operand
     module = parse(_applied_and_compared(payload, p, threads))
     widths = {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module) if op.name == "vector.fma"}
     assert widths == {16}, widths
     sums = [op for op in ops(module) if op.name == "vector.reduction"
             and ir.VectorType(op.operands[0].type).shape == [16]]
     assert len(sums) == 16, len(sums)
+    assert all("reassoc" in str(op.attributes["fastmath"]) for op in sums)
+    rows = {_enclosing_loop(op) for op in sums}
+    assert len(rows) == 1, rows
+    (row_loop,) = rows
+    assert any(op.name == "vector.fma" for op in _nested(row_loop)), "the last panel is not in the column's row loop"
+
+
+def _enclosing_loop(op: ir.Operation) -> ir.Operation:
+    """The innermost loop around `op` (a row loop of one trip is gone: then the parallel one)."""
+    parent = op.parent
+    while parent.name not in LOOPS:
+        parent = parent.parent
+    return parent
+
+
+def _nested(op: ir.Operation) -> list[ir.Operation]:
+    out: list[ir.Operation] = []
+    op.walk(lambda o: out.append(o) or ir.WalkResult.ADVANCE)
+    return out
 
 
 def test_an_im2col_copy_in_a_nest_of_its_own_is_split_between_the_cores_along_its_taps(tmp_path: Path) -> None:
     """A 3x3 convolution onto 7x7 whose im2col copy keeps a nest of its own
-    (resnet18's layers 3 and 4). The copy reads tap k of its input at
+    (resnet18's layers 3 and 4 did; here of stride 3, whose windows do not
+    overlap: the copy is no bigger than its input, so no core redoes it in
+    its reduction loop, _Nest._redoes). The copy reads tap k of its input at
     (k floordiv 9, (k mod 9) floordiv 3, k mod 3): tiles of 9 taps get right
     slices, where the product of the divisors, 27, divides no channel count
     2^n x 9, and the taps stayed whole. So its forall splits the 576 taps
@@ -422,7 +451,7 @@ def test_an_im2col_copy_in_a_nest_of_its_own_is_split_between_the_cores_along_it
     resnet18's layer-4 copy took 0.055 ms on 2 threads, 0.019 ms so; the
     stride-2 one 0.065 -> 0.014 ms on one). Its register tiles still copy one
     output row of one tap at a time. The numbers match on 2 threads."""
-    payload = _nchw_conv(tmp_path, "conv7", "1x64x9x9", "128x64x3x3", "1x128x7x7")
+    payload = _nchw_conv(tmp_path, "conv7", "1x64x21x21", "128x64x3x3", "1x128x7x7", stride=3)
     copy, p, nest = _copy_nest(payload, ALL_PARALLEL)
     assert dict(copy.index_grains) == {1: 9, 2: 7}, copy.index_grains
     assert nest.tile_sizes == [0, 288, 0], nest.tile_sizes
@@ -1025,22 +1054,31 @@ def test_the_stem_matmul_computes_its_im2col_copy_in_its_forall_tiles_one_per_co
     _applied_and_compared(small, p, threads=2)
 
 
-def test_a_producer_that_keeps_a_nest_on_one_core_is_not_fused(tmp_path: Path) -> None:
+def test_a_convolution_onto_one_row_redoes_its_im2col_copy_in_each_cores_reduction_loop(tmp_path: Path) -> None:
     """A convolution onto one output row: its im2col copy tiles the pixels
-    only whole (one row), and the output channels not at all (the copy
-    would be computed again per tile). Fused, the matmul's forall would
-    have one tile for two cores; so the copy gets a nest of its own, the
-    matmul's forall splits the channels, and the plan says why. The
+    only whole (one row), and the output channels not at all without
+    being computed again per tile. Done once in the matmul's reduction
+    loop, the forall would have one tile for two cores; apart, one core
+    writes half of the copy and the other reads all of it back. The copy,
+    three times its input, is a gather: each core redoes it in its own
+    reduction loop, once per forall tile of the channels, one tile per
+    core, and the plan says so. `check` counts it done twice, once per
+    forall iteration, which it allows a gather and nothing else; the
     numbers match on 2 threads."""
     payload = _nchw_conv(tmp_path, "conv_row", "1x32x3x66", "64x32x3x3", "1x64x1x64")
     loaded = load_payload(payload, cpu=True)
     p = plan(loaded, ALL_PARALLEL)
     (conv,) = [n for n in p.nests if any(k.contraction == n.root.index for k in p.kernels)]
     (copy,) = [o.index for o in loaded.ops if o.index_grains]
-    assert copy not in {o.index for o in conv.ops}
-    assert any(n.root.index == copy for n in p.nests)  # the copy, a nest of its own
-    assert any("not fused: with it the forall has 1 tile(s) for 2 cores" in n.text for n in conv.notes)
-    assert conv.tile_sizes[1] < loaded.ops[conv.root.index].domain[1], conv.tile_sizes
+    assert [o.index for o in conv.loop_producers] == [copy], conv.loop_producers
+    assert conv.tile_sizes[1] == loaded.ops[conv.root.index].domain[1] // 2, conv.tile_sizes
+    assert any("gathered again in each of the 2 forall tiles" in n.text for n in conv.notes), conv.notes
+    schedule = tmp_path / "conv_row.cpu.mlir"
+    schedule.write_text(render(p))
+    report = check(payload, schedule)
+    assert report.computed_once and not report.violations, report.violations
+    tiles = [t for n in report.nests for t in n.ops if t.label.startswith(f"op{copy} ")]
+    assert sum(t.executions * prod(t.tile) / prod(t.domain) for t in tiles) == 2, tiles
     _applied_and_compared(payload, p, threads=2)
 
 

@@ -17,7 +17,9 @@ nest does its tile's iterations once per iteration of the loops around it,
 and the sum over all copies of an op must not exceed its iteration domain.
 That catches a producer fused into a loop along a dim it does not have
 (recomputed for every tile along it) as well as a producer left outside
-while a fused copy also runs inside.
+while a fused copy also runs inside. On CPU schedules a gather (an im2col
+copy) may be done once per iteration of the forall around it: the planner
+redoes one in each core's reduction loop instead of sharing it across cores.
 """
 
 from __future__ import annotations
@@ -331,7 +333,7 @@ def _report(model: Payload, module: ir.Module, info: ScheduleInfo, budget: int, 
         untiled.append(UntiledReport(label=orig.label if orig else o.name, payload_line=line_of(o),
                                      footprint_bytes=u.footprint_bytes, budget_bytes=budget,
                                      read_by_nests=sorted(readers), traffic_bytes=moved.total if moved else None))
-    recomputed = _work_done(model, module, func, loops, nests, by_loc, schedule)
+    recomputed = _work_done(model, module, func, loops, nests, by_loc, schedule, redo_gathers=info.tile_stage)
     report = CheckReport(payload=payload, schedule=schedule, func=model.func_name, budget_bytes=budget,
                          footprint=mode, nests=nests, untiled=untiled, recomputed=recomputed,
                          op_counts_original=dict(Counter(o.name for o in model.ops)),
@@ -361,18 +363,28 @@ def _nest_reports(loops: list[ir.Operation], measured: Measurement, info: Schedu
 
 
 def _work_done(model: Payload, module: ir.Module, func: ir.OpView, loops: list[ir.Operation],
-               nests: list[NestReport], by_loc: dict[tuple[int, int], TileableOp], schedule: str) -> list[Recomputed]:
+               nests: list[NestReport], by_loc: dict[tuple[int, int], TileableOp], schedule: str,
+               redo_gathers: bool = False) -> list[Recomputed]:
     """Each tileable op's tiles into its nest's report, and the ops whose
-    copies together do more than their iteration domain."""
+    copies together do more than their iteration domain. With
+    `redo_gathers` (CPU schedules), a gather (TileableOp.gather: an im2col
+    copy) may be done once per iteration of the forall around it: the
+    planner redoes one in each core's tiles (planner._Nest._redoes)."""
     before = _tileable_ops(func)
     # Where each tileable op sits: its original, nest, and how often it runs.
     placed: list[tuple[TileableOp | None, int | None, int | None, int | None]] = []
+    allowed: dict[int, int] = {}  # op -> times over it may be done
     for op in before:
         top_op = _top_level(op)
-        trips = [t for lp in _enclosing_loops(op) for t in loop_info(lp).trips]
+        enclosing = _enclosing_loops(op)
+        trips = [t for lp in enclosing for t in loop_info(lp).trips]
         executions = prod(trips) if all(t is not None for t in trips) else None  # type: ignore[arg-type]
-        placed.append((_payload_op(model, op, by_loc), loops.index(top_op) if top_op in loops else None,
-                       executions, _origin(op)))
+        orig = _payload_op(model, op, by_loc)
+        if redo_gathers and orig is not None and orig.gather:
+            foralls = [t for lp in enclosing if lp.name in ("scf.forall", "scf.parallel") for t in loop_info(lp).trips]
+            if all(t is not None for t in foralls):
+                allowed[orig.index] = max(allowed.get(orig.index, 1), prod(foralls))  # type: ignore[arg-type]
+        placed.append((orig, loops.index(top_op) if top_op in loops else None, executions, _origin(op)))
     names = [op.name for op in before]  # generalization renames them
     generalize(module.operation)  # to read every op's indexing maps; op order is kept
     work: dict[int, dict[str, float]] = {}  # op -> where its copies run -> share of its domain done there
@@ -399,7 +411,7 @@ def _work_done(model: Payload, module: ir.Module, func: ir.OpView, loops: list[i
             places[where] = places.get(where, 0.0) + executions * prod(tile) / max(1, prod(orig.domain))
     return [Recomputed(label=model.ops[i].label, payload_line=model.ops[i].line, times=sum(places.values()),
                        where=[f"{where} {t:g}x" for where, t in places.items()])
-            for i, places in sorted(work.items()) if sum(places.values()) > 1 + 1e-9]
+            for i, places in sorted(work.items()) if sum(places.values()) > allowed.get(i, 1) + 1e-9]
 
 
 def _bounds(generic: ir.Operation, tile: list[int | None]) -> list[int | None]:

@@ -252,16 +252,25 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
 
 
 def _dot_view(k: RegisterKernel, base: str, row_sizes: list[int]) -> dict | None:
-    """Handles and sizes of a kernel's last column computed as dot products (RegisterKernel.dot_column)."""
+    """Handles and sizes of a kernel's last column computed as dot products (RegisterKernel.dot_column),
+    in one row loop with the last panel: the panels before them (`head` columns, maybe none) are split off."""
     d = k.dot_column
     if d is None:
         return None
-    row_loops = [f"{base}_col_rl{i}" for i, s in enumerate(row_sizes) if s]
     dim = next(i for i, s in enumerate(k.panel_sizes) if s)
-    return {"at": d.at, "width": d.at + 1, "dim": dim, "column_sizes": [int(i == dim) for i in range(dim + 1)],
+    nr = k.panel_sizes[dim]
+    head = d.at - nr
+    red_loops = [f"{base}_last_kl{i}" for i, s in enumerate(k.reduction_sizes) if s]
+    return {"at": d.at, "width": d.at + 1, "dim": dim, "nr": nr, "head": head,
+            "tail_source": f"{base}_tail" if head else f"{base}_op{k.root}",
+            "tail_sizes": [nr + 1 if i == dim else 0 for i in range(dim + 1)],
+            "column_sizes": [int(i == dim) for i in range(dim + 1)],
             "operand": d.operand, "nofold": [1 if i == d.operand else 0 for i in range(len(k.padding_values))],
-            "row_loops": row_loops, "copy_sizes": d.copy_sizes,
-            "copy_loops": [f"{base}_col_cl{i}" for i, s in enumerate(d.copy_sizes) if s],
+            "row_loops": [f"{base}_tail_rl{i}" for i, s in enumerate(row_sizes) if s],
+            "copies": (["last"] if k.packed_operand is not None else []) + ["col"],
+            "last_source": f"{base}_last_pad" if k.packed_operand is not None else f"{base}_last",
+            "red_loops": red_loops, "copy_sizes": d.copy_sizes,
+            "copy_loops": [f"{base}_tail_cl{i}" for i, s in enumerate(d.copy_sizes) if s],
             "reduction_sizes": d.reduction_sizes, "lanes": d.reduction_sizes[-1]}
 
 
@@ -316,6 +325,7 @@ def _render(plan: Plan) -> str:
     return template.render(plan=plan, version=__version__, groups=_groups(plan), cpu=plan.target.cpu,
                            untiled_inner=untiled_inner, named_ops=named, img2col=IMG2COL,
                            packs_panels=any(k.packed_operand is not None or k.dot_column for k in plan.kernels),
+                           dot_columns=any(k.dot_column for k in plan.kernels),
                            has_packs=any(o.name in ("linalg.pack", "linalg.unpack") for o in plan.ops)
                            or any(t.channel_block for t in plan.inner),
                            vectorize=not any(o.result_type.endswith("bf16>") for o in plan.ops),

@@ -142,6 +142,14 @@ class TileableOp:
         """Body ops with side effects (an embedding's `cf.assert` bounds check)."""
         return sorted({b for b in self.body_ops if b in SIDE_EFFECTS})
 
+    @property
+    def gather(self) -> bool:
+        """A copy through non-linear indices (an NCHW convolution's im2col
+        copy): no reduction, no arithmetic on values, index grains. Redone
+        in a tile, it re-reads its input instead of writing and re-reading
+        its result, nine times bigger for a 3x3 window."""
+        return not self.reduction_dims() and bool(self.index_grains) and not self.body_ops
+
     def tile_ok(self, d: int, size: int) -> bool:
         """Whether a tile of `size` along dim `d` keeps the slices of its non-linear indices right."""
         grain = dict(self.index_grains).get(d)

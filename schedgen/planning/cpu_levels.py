@@ -812,7 +812,9 @@ def _with_dot_column(op: TileableOp, kernel: RegisterKernel, v: int, nr: int, cp
         return kernel
     # The column's op once its unit dims are folded: its rows (of more than one) and K.
     rows = [d for d in range(k) if d != v and (kernel.row_sizes[d] or ext[d]) > 1]
-    copy = [0 if d == v else (_largest_divisor(ext[d], 8) if d == k else 1) for d in dims[column[0]]]
+    # A copied panel's operand is the column's too: both copies are tiled alike (one loop in the schedule)
+    copy = kernel.copy_sizes if kernel.packed_operand == column[0] else \
+        [0 if d == v else (_largest_divisor(ext[d], 8) if d == k else 1) for d in dims[column[0]]]
     dot = DotColumn(at=ext[v] - 1, operand=column[0], reduction_sizes=[0] * len(rows) + [lanes], copy_sizes=copy)
     update: dict = {"dot_column": dot}
     if kernel.packed_operand is None:  # the column is copied all the same

@@ -131,6 +131,7 @@ class _Nest:
         # Producers fused into the reduction loop of member `loop_op` (_k_loop_fusion).
         self.in_loop: frozenset[int] = frozenset()
         self.loop_op: int | None = None
+        self.redo_gathers = False  # in-loop gathers may be redone once per core (_redoes)
         # CPU targets: forall tiles divide (every register tile static), are
         # register-sized where they can be, and K chunks keep the kernel's step.
         self.cpu = target.cpu
@@ -164,8 +165,46 @@ class _Nest:
         sizes = tuple(size if i == d else full[i] for i in range(len(full)))
         tiles = nest_tiles(self.payload, self.root.index, members | set(self.consumers), sizes,
                            self.consumers, self._loop_chunks(), self.in_loop)
-        # A producer in the reduction loop moves with every forall dim, or it would be computed again per tile.
-        return tiles is not None and all(any(("d", d) in dict(t.offset[0]) for t in tiles[i]) for i in self.in_loop)
+        # A producer in the reduction loop moves with every forall dim, or it would be computed again per
+        # tile; but a gather on a CPU of several cores, which `allowed` lets be redone once per core.
+        return tiles is not None and all(any(("d", d) in dict(t.offset[0]) for t in tiles[i]) or self._redoes(i)
+                                         for i in self.in_loop)
+
+    def _redoes(self, op: int) -> bool:
+        """Whether in-loop op `op` may be redone in the forall tiles along dims
+        it does not have: a gather (TileableOp.gather, an im2col copy) on a
+        CPU of several cores. Apart, one core writes half of its result and
+        the other reads it back (both read all of it), across the cores:
+        ResNet-18's 14x14 copy took 0.037 ms on 2 threads, 0.019 on one. In
+        each core's reduction loop, each core gathers what it reads into its
+        own L2 (the 14x14 convolution on 2 threads: 0.568 -> 0.542 ms; on
+        one, where both tiles gather, 1.038 -> 1.048). Only a gather whose
+        result is bigger than what it reads (overlapping windows: 9 times for
+        3x3): ViT's patches, as big as the image, gained nothing."""
+        o = self.payload.ops[op]
+        if not (self.redo_gathers and self.cpu is not None and self.cores > 1 and o.gather):
+            return False
+        read = sum(prod(x.shape) for x in o.operands if not x.is_init)
+        return prod(o.results[0].shape) > read
+
+    def redone(self, members: frozenset[int], sizes: Sizes) -> int:
+        """How many times over the in-loop ops are done at these sizes: the
+        forall tiles along the root dims that one of them does not have (1:
+        each is done once)."""
+        return prod(tile_count(n, sizes.get(("d", d), n)) for d, n in enumerate(self.root.domain)
+                    if self.in_loop and sizes.get(("d", d), n) < n and not self._all_move(members, d))
+
+    def _all_move(self, members: frozenset[int], d: int) -> bool:
+        """Whether every in-loop op's tile moves with root dim `d` (tiled by its grain)."""
+        key = (members, -1 - d)  # beside dim_grain's keys
+        if key not in self._grains:
+            full = list(self.root.domain)
+            full[d] = self.dim_grain(members, d) or full[d]
+            tiles = nest_tiles(self.payload, self.root.index, members | set(self.consumers), tuple(full),
+                               self.consumers, self._loop_chunks(), self.in_loop)
+            self._grains[key] = int(tiles is not None and all(
+                any(("d", d) in dict(t.offset[0]) for t in tiles[i]) for i in self.in_loop))
+        return bool(self._grains[key])
 
     def _loop_chunks(self) -> dict[tuple[int, int], int]:
         """The loop op's reduction dims at their smallest chunk: where the in-loop producers' tiles move."""
@@ -218,6 +257,10 @@ class _Nest:
                                      indexed=d not in inner and (self.dim_grain(members, d) or 1) > 1,
                                      cores=self.cores if self.pays_for_cores() else 1)
                 for d in self.tileable_dims(members)]
+        # A gather redone along a dim it does not have (_redoes): one tile per core there, no more.
+        dims = [replace(s, multiple=lcm(s.multiple, n // self.cores if n % self.cores == 0 else n))
+                if self.in_loop and not self._all_move(members, s.key[1]) else s
+                for s in dims for n in [s.extent]]
         if self.consumers:  # consumers are fused into the forall level: no reduction loops
             return dims[:1] if self.loop_kind == "scf.for" else dims
         # Only the root's reduction dims are ever tiled: producers are fused
@@ -265,6 +308,8 @@ class _Nest:
         if self.loop_op is not None and all(sizes.get(("r", self.loop_op, d), n) == n for d, n in
                                             enumerate(self.payload.ops[self.loop_op].domain)):
             return False  # in-loop producers need the loop
+        if self.redone(members, sizes) > max(1, self.cores):
+            return False  # a gather redone at most once per core (_redoes)
         return self.enough_tiles(members, sizes) and self.panels_in_l1(members, sizes)
 
     def panels_in_l1(self, members: frozenset[int], sizes: Sizes) -> bool:
@@ -353,7 +398,8 @@ class _Nest:
         shapes = _op_shapes(self.payload, members | set(self.consumers), root)
         return (shapes, tuple(c - root for c in self.consumers), tuple(self.order), self.loop_kind,
                 self.budget, self.alignment, self.cores, self.cpu is None,
-                tuple(sorted(i - root for i in self.in_loop)), None if self.loop_op is None else self.loop_op - root)
+                tuple(sorted(i - root for i in self.in_loop)), None if self.loop_op is None else self.loop_op - root,
+                self.redo_gathers)
 
     def signature(self, members: frozenset[int]) -> tuple:
         """Everything the tile search reads, relative to the root: nests of
@@ -1132,12 +1178,6 @@ def _join_group(payload: Payload, root: TileableOp, members: frozenset[int], idx
     return grown
 
 
-def _im2col_copy(op: TileableOp) -> bool:
-    """A copy that gathers through non-linear indices (an NCHW convolution's
-    im2col copy): no reduction, index grains."""
-    return not op.reduction_dims() and bool(op.index_grains)
-
-
 def _plain(op: TileableOp) -> bool:
     """Every operand indexed by plain dims (or constants): no windows."""
     return all(o.exprs is not None and all(e is None or e.as_dim() is not None for e in o.exprs)
@@ -1568,7 +1608,8 @@ def _k_loop_fusion(payload: Payload, target: Target, nests: list[LoopNest], grou
     are computed inside that loop, one chunk per trip, while the merged nest
     fits and moves fewer bytes than the nests apart: their results never go
     to main memory. Each op is still computed once: its tiles move with
-    every loop around it."""
+    every loop around it (but a gather on CPU targets, redone once per core:
+    _Nest._redoes)."""
     by_root = {n.root.index: n for n in nests}
     out = {n.id: n for n in nests}
     gone: set[int] = set()
@@ -1612,7 +1653,7 @@ def _fill_k_loop(payload: Payload, target: Target, c: LoopNest, m: int, by_root:
         for p in [by_root[i] for i in sorted(sources, reverse=True)]:
             if p.id in gone or p.id == c.id or p in taken or not _single_level(p) \
                     or not _only_read_by(payload, p, readers) \
-                    or (target.cpu is not None and not all(_im2col_copy(payload.ops[o.index]) for o in p.ops)):
+                    or (target.cpu is not None and not all(payload.ops[o.index].gather for o in p.ops)):
                 # CPU targets: a register kernel reads whatever its K loop computes; only the im2col
                 # copy is measured there (other producers, the MLP's hidden matmul, were not tried)
                 continue
@@ -1655,14 +1696,28 @@ def _merged_nest(payload: Payload, target: Target, c: LoopNest, m: int, inside: 
                  absorbed: list[LoopNest], before: int, groups: list[FuseGroup], checker: PreciseChecker | None,
                  axis_map: AxisMap) -> LoopNest | None:
     """Nest `c` with ops `inside` (nests `absorbed`) in op m's reduction loop,
-    searched anew; None when it does not fit, would compute an op twice,
-    or moves `before` bytes or more."""
+    searched anew; None when it does not fit, would compute an op twice, or
+    moves `before` bytes or more. Failing that on a CPU of several cores,
+    with gathers redone once per core (_Nest._redoes): apart, a 28x28
+    convolution's copy merged with its pixels split between the cores ran
+    0.99 ms on one thread, 1.08 with the channels split and the copy redone."""
+    for redo in (False, True) if target.cpu is not None and target.cores > 1 else (False,):
+        made = _merged_nest_once(payload, target, c, m, inside, absorbed, before, groups, checker, axis_map, redo)
+        if made is not None:
+            return made
+    return None
+
+
+def _merged_nest_once(payload: Payload, target: Target, c: LoopNest, m: int, inside: frozenset[int],
+                      absorbed: list[LoopNest], before: int, groups: list[FuseGroup], checker: PreciseChecker | None,
+                      axis_map: AxisMap, redo: bool) -> LoopNest | None:
+    """_merged_nest, with gathers redone once per core or not."""
     root = payload.ops[c.root.index]
     members = frozenset(o.index for o in c.ops) | inside
     mine = _closure(groups, root.index)
     required = frozenset({i for g in mine for i in g.members}) | members - inside
     nest = _Nest(payload, root, target, axis_map, _principal_order(payload, root.index, mine, required, axis_map))
-    nest.in_loop, nest.loop_op = inside, m
+    nest.in_loop, nest.loop_op, nest.redo_gathers = inside, m, redo
     found = nest.search(members) if _moves_with_loop(payload, nest, members) else None
     sizes = _restrict(nest, members, found) if found is not None else None
     after = None if sizes is None or not nest.fits(members, sizes) else \
@@ -1687,9 +1742,12 @@ def _merged_nest(payload: Payload, target: Target, c: LoopNest, m: int, inside: 
              if n.kind not in stale and not any(n.text.startswith(f"op{i} ") for i in inside)]
     notes = list({n.text: n for n in notes}.values())  # a note both nests had (a pad not fused into either), once
     apart = "; ".join(", ".join(f"op{o.index}" for o in p.ops) for p in absorbed)
+    redone = nest.redone(members, sizes)
+    again = f"; gathered again in each of the {redone} forall tiles (one per core) that read all of it, each " \
+        "core into its own cache, instead of one core writing what the other reads back" if redone > 1 else ""
     notes.append(Note(kind=NoteKind.LOOP_FUSED, text=f"{apart} (first planned apart): computed "
                       f"inside op{m}'s reduction loop, one chunk per trip, so their results never go to main memory "
-                      f"({after.total / 1e6:.2f} MB, against {before / 1e6:.2f} MB with them apart)"))
+                      f"({after.total / 1e6:.2f} MB, against {before / 1e6:.2f} MB with them apart){again}"))
     made = _loop_nest(payload, nest, members, sizes, c.id, notes)
     if checker is None:
         return made
