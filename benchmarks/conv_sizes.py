@@ -16,7 +16,8 @@ weights come from main memory (resnet18's layer 4 convolutions run some 5%
 slower there; benchmarks/model_speed.py times the models).
 
 It prints ms, GFLOP/s, % of the measured peak (`schedgen peak`, per core
-times the threads) and schedgen's speed over torch's. A measurement during
+times the threads), the % of peak of schedgen's fastest tenth of runs
+(kernels.median_and_fast), and schedgen's speed over torch's. A measurement during
 which other processes used the CPU is taken again (benchmarks/idle.py);
 one that never ran alone is marked `~`.
 """
@@ -24,7 +25,6 @@ one that never ran alone is marked `~`.
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from idle import alone  # noqa: E402
-from kernels import onto_zeros, planned, sweep_options  # noqa: E402
+from kernels import median_and_fast, onto_zeros, planned, sweep_options  # noqa: E402
 from machine import print_machine  # noqa: E402
 
 from schedgen.model.target import host_target  # noqa: E402
@@ -99,19 +99,20 @@ def main() -> None:
         cases = []
         for name in args.shapes:
             cases.append((name, *planned(Path(tmp), name, payload(name, *SHAPES[name]), target)))
-        got: dict[tuple[str, int, str], list[tuple[float, bool]]] = {}
+        got: dict[tuple[str, int, str], list[tuple[list[float], bool]]] = {}
         for r in range(args.rounds):
             for name, path, schedule, model in cases:
                 c, h, f, k, s, _ = SHAPES[name]
                 for t in args.threads:
                     got.setdefault((name, t, "schedgen"), []).append(alone(lambda: bench(
-                        path, schedule, threads=t, min_seconds=args.min_time, model=model).median_s))
+                        path, schedule, threads=t, min_seconds=args.min_time, model=model).times_s))
                     if "torch" in peers:
                         got.setdefault((name, t, "torch"), []).append(
-                            alone(lambda: torch_seconds(c, h, f, k, s, t, args.min_time)))
+                            alone(lambda: [torch_seconds(c, h, f, k, s, t, args.min_time)]))
             print(f"  round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
     print(f"{'shape':<9} {'C>F':>9} {'out':>7} {'thr':>3} "
-          + " ".join(f"{who + ' ms':>11} {'GFLOP/s':>8} {'% peak':>7}" for who in peers)
+          + " ".join(f"{who + ' ms':>11} {'GFLOP/s':>8} {'% peak':>7}" + (f" {'p10 %':>6}" if who == "schedgen" else "")
+                     for who in peers)
           + (f" {'schedgen/torch speed':>21}" if "torch" in peers else ""))
     for name, *_ in cases:
         c, h, f, k, s, o = SHAPES[name]
@@ -119,11 +120,11 @@ def main() -> None:
         for t in args.threads:
             cells, seconds = [], []
             for who in peers:
-                runs = got[(name, t, who)]
-                sec = statistics.median(v for v, _ in runs)
-                mark = "" if all(ok for _, ok in runs) else "~"
+                sec, fast, ok = median_and_fast(got[(name, t, who)])
+                mark = "" if ok else "~"
                 pct = f"{100 * flop / sec / 1e9 / (peak * t):.0f}%" if peak else "-"
-                cells.append(f"{mark + f'{sec * 1e3:.3f}':>11} {flop / sec / 1e9:>8.1f} {pct:>7}")
+                p10 = f" {f'{100 * flop / fast / 1e9 / (peak * t):.0f}%' if peak else '-':>6}" if who == "schedgen" else ""
+                cells.append(f"{mark + f'{sec * 1e3:.3f}':>11} {flop / sec / 1e9:>8.1f} {pct:>7}{p10}")
                 seconds.append(sec)
             ratio = f" {seconds[1] / seconds[0]:>21.2f}" if len(seconds) > 1 else ""
             print(f"{name:<9} {f'{c}>{f}':>9} {f'{o}x{o}':>7} {t:>3} " + " ".join(cells) + ratio)
