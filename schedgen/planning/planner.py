@@ -27,6 +27,7 @@ from schedgen.analysis.axis_groups import (
 )
 from schedgen.analysis.flops import is_multiply_accumulate, op_flops
 from schedgen.analysis.footprint import (
+    DimTile,
     Footprint,
     NestShape,
     TiledNest,
@@ -125,6 +126,7 @@ class _Nest:
         self._dims: dict[frozenset[int], list[SearchDim]] = {}
         self._grains: dict[tuple[frozenset[int], int], int | None] = {}
         self._loop_grains: dict[int, int] = {}  # loop_grain, per reduction dim of the loop op
+        self._all_moves: dict[tuple[frozenset[int], int], bool] = {}  # _all_move, per members and root dim
         # Producer-driven nests: consumers fused after the producers, in order.
         self.consumers: tuple[int, ...] = ()
         self.loop_kind = "scf.forall"
@@ -167,8 +169,7 @@ class _Nest:
                            self.consumers, self._loop_chunks(), self.in_loop)
         # A producer in the reduction loop moves with every forall dim, or it would be computed again per
         # tile; but a gather on a CPU of several cores, which `allowed` lets be redone once per core.
-        return tiles is not None and all(any(("d", d) in dict(t.offset[0]) for t in tiles[i]) or self._redoes(i)
-                                         for i in self.in_loop)
+        return tiles is not None and all(_moves_with(tiles[i], d) or self._redoes(i) for i in self.in_loop)
 
     def _redoes(self, op: int) -> bool:
         """Whether in-loop op `op` may be redone in the forall tiles along dims
@@ -191,20 +192,21 @@ class _Nest:
         """How many times over the in-loop ops are done at these sizes: the
         forall tiles along the root dims that one of them does not have (1:
         each is done once)."""
+        if not self.in_loop:
+            return 1
         return prod(tile_count(n, sizes.get(("d", d), n)) for d, n in enumerate(self.root.domain)
-                    if self.in_loop and sizes.get(("d", d), n) < n and not self._all_move(members, d))
+                    if sizes.get(("d", d), n) < n and not self._all_move(members, d))
 
     def _all_move(self, members: frozenset[int], d: int) -> bool:
         """Whether every in-loop op's tile moves with root dim `d` (tiled by its grain)."""
-        key = (members, -1 - d)  # beside dim_grain's keys
-        if key not in self._grains:
+        key = (members, d)
+        if key not in self._all_moves:
             full = list(self.root.domain)
             full[d] = self.dim_grain(members, d) or full[d]
             tiles = nest_tiles(self.payload, self.root.index, members | set(self.consumers), tuple(full),
                                self.consumers, self._loop_chunks(), self.in_loop)
-            self._grains[key] = int(tiles is not None and all(
-                any(("d", d) in dict(t.offset[0]) for t in tiles[i]) for i in self.in_loop))
-        return bool(self._grains[key])
+            self._all_moves[key] = tiles is not None and all(_moves_with(tiles[i], d) for i in self.in_loop)
+        return self._all_moves[key]
 
     def _loop_chunks(self) -> dict[tuple[int, int], int]:
         """The loop op's reduction dims at their smallest chunk: where the in-loop producers' tiles move."""
@@ -1178,6 +1180,11 @@ def _join_group(payload: Payload, root: TileableOp, members: frozenset[int], idx
     return grown
 
 
+def _moves_with(tiles: list[DimTile], d: int) -> bool:
+    """Whether an op's tiles (nest_tiles) move with root dim `d`: their offsets depend on it."""
+    return any(("d", d) in dict(t.offset[0]) for t in tiles)
+
+
 def _plain(op: TileableOp) -> bool:
     """Every operand indexed by plain dims (or constants): no windows."""
     return all(o.exprs is not None and all(e is None or e.as_dim() is not None for e in o.exprs)
@@ -1697,10 +1704,11 @@ def _merged_nest(payload: Payload, target: Target, c: LoopNest, m: int, inside: 
                  axis_map: AxisMap) -> LoopNest | None:
     """Nest `c` with ops `inside` (nests `absorbed`) in op m's reduction loop,
     searched anew; None when it does not fit, would compute an op twice, or
-    moves `before` bytes or more. Failing that on a CPU of several cores,
-    with gathers redone once per core (_Nest._redoes): apart, a 28x28
-    convolution's copy merged with its pixels split between the cores ran
-    0.99 ms on one thread, 1.08 with the channels split and the copy redone."""
+    moves `before` bytes or more. Tried first with every op done once, then
+    (on a CPU of several cores) with gathers redone once per core
+    (_Nest._redoes): a 28x28 convolution whose copy merges with the pixels
+    split between the cores ran 0.99 ms on one thread, 1.08 with the
+    channels split and the copy redone."""
     for redo in (False, True) if target.cpu is not None and target.cores > 1 else (False,):
         made = _merged_nest_once(payload, target, c, m, inside, absorbed, before, groups, checker, axis_map, redo)
         if made is not None:
