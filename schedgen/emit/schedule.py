@@ -219,7 +219,7 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
     row_steps, row_loop = _fusion_steps([(c_final if i == k.contraction else f"{var[i]}_p", var[i]) for i in fused],
                                  row_loops[-1], "r")
     return {
-        "dot": _dot_view(k, base, row_sizes), "panel_source": f"{base}_main" if k.dot_column else var[k.root],
+        "dot": _dot_view(k, base, row_sizes, var[k.root]), "panel_source": f"{base}_main" if k.dot_column else var[k.root],
         "base": base, "root_label": f"op{k.root} {root_op.name}", "c_label": f"op{k.contraction} {c_op.name}",
         "chain_labels": ", ".join(f"op{i}" for i in k.chain), "init_labels": ", ".join(f"op{i}" for i in k.inits),
         "matched": [{"op": i, "var": var[i]} for i in [k.root, *fused]],
@@ -251,7 +251,7 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
     }
 
 
-def _dot_view(k: RegisterKernel, base: str, row_sizes: list[int]) -> dict | None:
+def _dot_view(k: RegisterKernel, base: str, row_sizes: list[int], root_var: str) -> dict | None:
     """Handles and sizes of a kernel's last column computed as dot products (RegisterKernel.dot_column),
     in one row loop with the last panel: the panels before them (`head` columns, maybe none) are split off."""
     d = k.dot_column
@@ -262,7 +262,7 @@ def _dot_view(k: RegisterKernel, base: str, row_sizes: list[int]) -> dict | None
     head = d.at - nr
     red_loops = [f"{base}_last_kl{i}" for i, s in enumerate(k.reduction_sizes) if s]
     return {"at": d.at, "width": d.at + 1, "dim": dim, "nr": nr, "head": head,
-            "tail_source": f"{base}_tail" if head else f"{base}_op{k.root}",
+            "tail_source": f"{base}_tail" if head else root_var,
             "tail_sizes": [nr + 1 if i == dim else 0 for i in range(dim + 1)],
             "column_sizes": [int(i == dim) for i in range(dim + 1)],
             "operand": d.operand, "nofold": [1 if i == d.operand else 0 for i in range(len(k.padding_values))],
