@@ -19,10 +19,20 @@ def parse(text: str) -> ir.Module:
         return ir.Module.parse(text)
 
 
-def ops(module: ir.Module) -> list[ir.Operation]:
+def ops(module: ir.Module | ir.Operation) -> list[ir.Operation]:
+    """Every op in `module` (or nested in an op, itself included)."""
     out: list[ir.Operation] = []
-    module.operation.walk(lambda op: out.append(op) or ir.WalkResult.ADVANCE)
+    root = module.operation if isinstance(module, ir.Module) else module
+    root.walk(lambda op: out.append(op) or ir.WalkResult.ADVANCE)
     return out
+
+
+def enclosing_loop(op: ir.Operation) -> ir.Operation | None:
+    """The innermost loop (LOOPS) around `op`, or None."""
+    p = op.parent
+    while p is not None and p.name not in LOOPS:
+        p = p.parent
+    return p
 
 
 def counts(module: ir.Module | str) -> Counter:
@@ -40,13 +50,7 @@ def placement(module: ir.Module) -> tuple[Counter, Counter]:
     inside: Counter = Counter()
     outside: Counter = Counter()
     for op in ops(module):
-        p, looped = op.parent, False
-        while p is not None:
-            if p.name in LOOPS:
-                looped = True
-                break
-            p = p.parent
-        (inside if looped else outside)[op.name] += 1
+        (inside if enclosing_loop(op) is not None else outside)[op.name] += 1
     return inside, outside
 
 

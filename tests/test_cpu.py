@@ -15,7 +15,7 @@ from math import prod
 from pathlib import Path
 
 import pytest
-from ir_helpers import LOOPS, counts, dialect_ops, ops, parse
+from ir_helpers import counts, dialect_ops, enclosing_loop, ops, parse
 from mlir import ir
 
 from schedgen.analysis.flops import payload_flops
@@ -418,24 +418,11 @@ def test_the_last_pixel_of_a_7x7_convolution_is_dot_products_in_the_last_panels_
             and ir.VectorType(op.operands[0].type).shape == [16]]
     assert len(sums) == 16, len(sums)
     assert all("reassoc" in str(op.attributes["fastmath"]) for op in sums)
-    rows = {_enclosing_loop(op) for op in sums}
+    # (a row loop of one trip is gone: then the parallel one)
+    rows = {enclosing_loop(op) for op in sums}
     assert len(rows) == 1, rows
     (row_loop,) = rows
-    assert any(op.name == "vector.fma" for op in _nested(row_loop)), "the last panel is not in the column's row loop"
-
-
-def _enclosing_loop(op: ir.Operation) -> ir.Operation:
-    """The innermost loop around `op` (a row loop of one trip is gone: then the parallel one)."""
-    parent = op.parent
-    while parent.name not in LOOPS:
-        parent = parent.parent
-    return parent
-
-
-def _nested(op: ir.Operation) -> list[ir.Operation]:
-    out: list[ir.Operation] = []
-    op.walk(lambda o: out.append(o) or ir.WalkResult.ADVANCE)
-    return out
+    assert any(op.name == "vector.fma" for op in ops(row_loop)), "the last panel is not in the column's row loop"
 
 
 def test_an_im2col_copy_in_a_nest_of_its_own_is_split_between_the_cores_along_its_taps(tmp_path: Path) -> None:
