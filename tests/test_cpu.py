@@ -1143,3 +1143,63 @@ def test_a_1x1_nchw_convolution_keeps_output_channels_in_registers(threads: int,
     module = parse(_applied_and_compared(payload, p, threads))
     widths = {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module) if op.name == "vector.fma"}
     assert widths == {14}, widths
+
+
+# A Zen 3 core as this project's AVX2 machines have it: 16 registers of 8 f32 lanes, a 512 KiB L2.
+ZEN3 = CpuInfo(cores=2, vector_bits=256, vector_registers=16, l1_bytes=32 * 1024, l2_bytes=512 * 1024,
+               l3_bytes=32 << 20, model="AVX2 test host", parallel_min_ms=0.0)
+
+
+def _zen3_target(monkeypatch: pytest.MonkeyPatch) -> Target:
+    import schedgen.model.target as target_module
+
+    monkeypatch.setattr(target_module, "detect_host", lambda: ZEN3)
+    return target_module.host_target()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_on_16_registers_an_odd_number_of_vectors_is_two_vector_panels_and_a_peeled_one(
+        threads: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """40 columns on AVX2 (five vectors; 1000 columns are 125): panels one
+    vector wide made each row's broadcast feed one FMA (a 1000x1000x1000
+    matmul: 56-66 ms, against 35 ms in panels of two vectors and a peeled
+    one). The applied IR multiplies 16 wide in the panels and 8 wide in the
+    peeled last one; the numbers match on 1 and 2 threads. On AVX-512 the
+    one-vector panels stay (48 columns: three of 16)."""
+    payload = tmp_path / "mm40.mlir"
+    payload.write_text(_matmul_bias_relu(24, 40, 32))
+    p = plan(load_payload(payload), _zen3_target(monkeypatch))
+    (k,) = p.kernels
+    assert (k.panel_sizes, k.remainder(k.panel_sizes)) == ([0, 16], 8), k.panel_sizes
+    module = parse(_applied_and_compared(payload, p, threads))
+    widths = {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module)
+              if op.name == "vector.fma" and isinstance(op.results[0].type, ir.VectorType)}
+    assert widths == {8, 16}, widths
+    wide = tmp_path / "mm48.mlir"
+    wide.write_text(_matmul_bias_relu(24, 48, 32))
+    (k512,) = plan(load_payload(wide), TARGET).kernels
+    assert k512.panel_sizes == [0, 16], k512.panel_sizes
+
+
+def test_a_host_with_a_small_l2_plans_nests_in_at_least_1_mib(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 512 KiB L2 (Zen 3): ViT's MLP output, 197 rows (a prime) by 768 in
+    K with its bias epilogue (which needs the whole K), fit only in forall
+    tiles of one row (5.9 ms for the ViT block, 3.6 at 1 MiB). cpu-host
+    plans in max(L2, 1 MiB): the nest takes all 197 rows, its footprint
+    within that budget, and the numbers match on 2 threads."""
+    target = _zen3_target(monkeypatch)
+    assert target.memory_bytes == 1 << 20
+    payload = tmp_path / "vit_fc2.mlir"
+    payload.write_text(_matmul_bias_relu(197, 192, 768))
+    p = plan(load_payload(payload), target)
+    (nest,) = p.nests
+    rows = nest.tile_sizes[0] or 197
+    assert rows == 197 and nest.footprint_bytes <= 1 << 20, (nest.tile_sizes, nest.footprint_bytes)
+    (k,) = p.kernels
+    assert k.row_sizes[0] >= 4, k.row_sizes
+    _applied_and_compared(payload, p, threads=2)
+    big = CpuInfo(**{**ZEN3.model_dump(), "l2_bytes": 2 << 20})
+    monkeypatch.setattr("schedgen.model.target.detect_host", lambda: big)
+    from schedgen.model.target import host_target
+    assert host_target().memory_bytes == 2 << 20

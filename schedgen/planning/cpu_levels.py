@@ -129,6 +129,13 @@ def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo, peel: bool
     # Two vectors wide: with four (a whole 64-wide f32 output), LLVM 22's JIT
     # code for a 3x3 convolution crashed (SIGSEGV, conv_pool payload).
     nr = size(extents[v], 2 * lanes, lanes) if v is not None else 1
+    if peel and v is not None and cpu.vector_registers <= 16 and nr == lanes and extents[v] > nr \
+            and extents[v] % (2 * lanes) <= lanes:
+        # 16 registers (AVX2): one vector wide, each row's broadcast feeds one FMA and the kernel is
+        # bound by loads; two vectors and a peeled one-vector remainder (1000 columns: 62 panels of 16
+        # and one of 8, 35 ms, against 56-66 ms in panels of 8). AVX-512 keeps its one-vector panels:
+        # measured there (112-pixel tiles, 91% of peak), not here.
+        nr = 2 * lanes
     if peel and v is not None and extents[v] % nr > lanes:
         # One vector wide where two leave a peeled panel wider than one (49 columns: 32 and 17, a
         # 17-lane panel LLVM splits badly; 3.3 ms for resnet18's 7x7 layer-4 im2col matmuls, 1.3 ms
