@@ -1150,10 +1150,11 @@ ZEN3 = CpuInfo(cores=2, vector_bits=256, vector_registers=16, l1_bytes=32 * 1024
                l3_bytes=32 << 20, model="AVX2 test host", parallel_min_ms=0.0)
 
 
-def _zen3_target(monkeypatch: pytest.MonkeyPatch) -> Target:
+def _host_target_on(monkeypatch: pytest.MonkeyPatch, cpu: CpuInfo = ZEN3) -> Target:
+    """cpu-host as `host_target` makes it on a machine that detects as `cpu`."""
     import schedgen.model.target as target_module
 
-    monkeypatch.setattr(target_module, "detect_host", lambda: ZEN3)
+    monkeypatch.setattr(target_module, "detect_host", lambda: cpu)
     return target_module.host_target()
 
 
@@ -1168,7 +1169,7 @@ def test_on_16_registers_an_odd_number_of_vectors_is_two_vector_panels_and_a_pee
     one-vector panels stay (48 columns: three of 16)."""
     payload = tmp_path / "mm40.mlir"
     payload.write_text(_matmul_bias_relu(24, 40, 32))
-    p = plan(load_payload(payload), _zen3_target(monkeypatch))
+    p = plan(load_payload(payload), _host_target_on(monkeypatch))
     (k,) = p.kernels
     assert (k.panel_sizes, k.remainder(k.panel_sizes)) == ([0, 16], 8), k.panel_sizes
     module = parse(_applied_and_compared(payload, p, threads))
@@ -1188,7 +1189,7 @@ def test_a_host_with_a_small_l2_plans_nests_in_at_least_1_mib(tmp_path: Path,
     tiles of one row (5.9 ms for the ViT block, 3.6 at 1 MiB). cpu-host
     plans in max(L2, 1 MiB): the nest takes all 197 rows, its footprint
     within that budget, and the numbers match on 2 threads."""
-    target = _zen3_target(monkeypatch)
+    target = _host_target_on(monkeypatch)
     assert target.memory_bytes == 1 << 20
     payload = tmp_path / "vit_fc2.mlir"
     payload.write_text(_matmul_bias_relu(197, 192, 768))
@@ -1199,7 +1200,4 @@ def test_a_host_with_a_small_l2_plans_nests_in_at_least_1_mib(tmp_path: Path,
     (k,) = p.kernels
     assert k.row_sizes[0] >= 4, k.row_sizes
     _applied_and_compared(payload, p, threads=2)
-    big = CpuInfo(**{**ZEN3.model_dump(), "l2_bytes": 2 << 20})
-    monkeypatch.setattr("schedgen.model.target.detect_host", lambda: big)
-    from schedgen.model.target import host_target
-    assert host_target().memory_bytes == 2 << 20
+    assert _host_target_on(monkeypatch, ZEN3.model_copy(update={"l2_bytes": 2 << 20})).memory_bytes == 2 << 20
