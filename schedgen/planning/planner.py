@@ -447,6 +447,8 @@ class _Nest:
             if i not in (self.root.index, self.loop_op) and i not in self.in_loop
             for d in self.payload.ops[i].reduction_dims()]
         start = {d.key: start.get(d.key, d.extent) for d in dims}
+        if (whole := self._whole_reduction(members, dims)) is not None:
+            dims, start = whole
         # Never more bytes than the largest tiles move: fewer iterations alone do not pay for traffic.
         ceiling = shape_traffic(self.payload, self.shape(members, start), tiled=self.tiled(members, start))
 
@@ -465,8 +467,6 @@ class _Nest:
         def bound(s: Sizes) -> float | None:
             return self.traffic_cost(members, s, limit)
 
-        if (whole := self._whole_reduction(members, dims)) is not None:
-            dims, start = whole
         best = self._descend(members, dims, start, cost, bound)
         # Then partial tiles from there (a remainder tile, bounded by the full
         # one): divisors first, so that a move to a non-divisor must pay for
