@@ -257,7 +257,7 @@ class _Nest:
                                                multiple=lcm(inner.get(d, 1), self.dim_grain(members, d) or 1),
                                                least=least.get(d, 1), grain=grain.get(d, 1)), kernel,
                                      indexed=d not in inner and (self.dim_grain(members, d) or 1) > 1,
-                                     cores=self.cores if self.pays_for_cores() else 1)
+                                     cores=self.cores if self.pays_for_cores(members) else 1)
                 for d in self.tileable_dims(members)]
         # A gather redone along a dim it does not have (_redoes): one tile per core there, no more.
         dims = [replace(s, multiple=lcm(s.multiple, n // self.cores if n % self.cores == 0 else n))
@@ -345,19 +345,21 @@ class _Nest:
                     if d.key[0] == "d")
 
     def short_of_cores(self, members: frozenset[int], sizes: Sizes) -> bool:
-        """A CPU nest whose root's work would pay for every core (ten times
+        """A CPU nest whose work would pay for every core (ten times
         the parallel threshold at 60% of peak) but whose forall has fewer
         tiles than cores."""
         if self.cpu is None or self.cores <= 1 or self.forall_tiles(members, sizes) >= self.cores:
             return False
-        return self.pays_for_cores()
+        return self.pays_for_cores(members)
 
-    def pays_for_cores(self) -> bool:
-        """A CPU nest whose root's work pays for every core: ten times the
-        parallel threshold at 60% of peak."""
+    def pays_for_cores(self, members: frozenset[int]) -> bool:
+        """A CPU nest whose work (its ops', a contraction under an epilogue
+        root included) pays for every core: ten times the parallel threshold
+        at 60% of peak."""
         if self.cpu is None:
             return False
-        ms = op_flops(self.root) / 1e9 / (0.6 * (self.cpu.peak_gflops or 100.0)) * 1e3
+        flops = sum(op_flops(self.payload.ops[i]) for i in members | {self.root.index} | set(self.consumers))
+        ms = flops / 1e9 / (0.6 * (self.cpu.peak_gflops or 100.0)) * 1e3
         return ms >= 10 * self.cpu.parallel_min_ms
 
     def enough_tiles(self, members: frozenset[int], sizes: Sizes) -> bool:
@@ -369,9 +371,9 @@ class _Nest:
         par = [d for d in self.search_dims(members) if d.key[0] == "d"]
         most = prod(tile_count(d.extent, d.options()[0]) for d in par)  # the most tiles the options give
         tiles = self.forall_tiles(members, sizes)
-        return tiles >= min(self.cores, most) and self.balanced(tiles, most)
+        return tiles >= min(self.cores, most) and self.balanced(members, tiles, most)
 
-    def balanced(self, tiles: int, most: int) -> bool:
+    def balanced(self, members: frozenset[int], tiles: int, most: int) -> bool:
         """CPU nests whose work pays for every core: a few tiles are a
         multiple of the cores, so that no core waits for another's last one
         (a 1000x1000 matmul in 5 tiles ran at 66% of peak on 2 cores, 78%
@@ -380,7 +382,7 @@ class _Nest:
         padded dim instead, their tiles' padding is dynamic). An im2col copy
         does not: it has no FLOPs, but its tiles are what the cores share
         (ViT's patch copy by 256 of 768 taps: three tiles for two cores)."""
-        exempt = self.root.name == "tensor.pad" or (not self.pays_for_cores() and not self.root.index_grains)
+        exempt = self.root.name == "tensor.pad" or (not self.pays_for_cores(members) and not self.root.index_grains)
         return exempt or tiles % self.cores == 0 or tiles >= 4 * self.cores or tiles == most
 
     def minimal(self, members: frozenset[int]) -> Sizes:
