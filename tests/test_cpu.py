@@ -19,13 +19,14 @@ from ir_helpers import counts, dialect_ops, enclosing_loop, ops, parse
 from mlir import ir
 
 from schedgen.analysis.flops import payload_flops
+from schedgen.analysis.tile_search import tile_count
 from schedgen.check.check import check
 from schedgen.check.verify import verify
 from schedgen.cli import main
 from schedgen.emit.schedule import render
 from schedgen.ir.load import load_payload
 from schedgen.model.cpu import ASYNC_PARALLEL_MIN_MS, CpuInfo
-from schedgen.model.payload import TileableOp
+from schedgen.model.payload import Payload, TileableOp
 from schedgen.model.plan import LoopNest, Plan
 from schedgen.model.target import CPU_PRESETS, Target
 from schedgen.planning.cpu_levels import inner_tiling
@@ -165,6 +166,11 @@ def _square_matmul(n: int) -> str:
             f"  %r = linalg.matmul ins(%a, %b : {t}, {t}) outs(%f : {t}) -> {t}\n  return %r : {t}\n}}\n")
 
 
+def _forall_tiles(payload: Payload, nest: LoopNest) -> int:
+    """The tiles of a nest's forall: its root's dims over their tile sizes (0: not tiled)."""
+    return prod(tile_count(e, s) for e, s in zip(payload.ops[nest.root.index].domain, nest.tile_sizes) if s)
+
+
 def test_a_large_nest_gets_a_multiple_of_the_cores_in_tiles(tmp_path: Path) -> None:
     """A 1000x1000x1000 matmul: the largest row tiles that fit made 5 forall
     tiles, and on 2 cores one core computed the fifth alone (66% of peak at
@@ -179,7 +185,7 @@ def test_a_large_nest_gets_a_multiple_of_the_cores_in_tiles(tmp_path: Path) -> N
     p = plan(model, target)
     (kernel,) = p.kernels
     (nest,) = [n for n in p.nests if n.root.index == kernel.root]
-    tiles = prod(-(-e // s) for e, s in zip(model.ops[nest.root.index].domain, nest.tile_sizes) if s)
+    tiles = _forall_tiles(model, nest)
     assert tiles % target.cores == 0, (nest.tile_sizes, tiles)
     module = parse(apply_schedule(payload, cpu_schedule(payload, target)))
     assert counts(module)["vector.fma"] > 0
@@ -306,6 +312,15 @@ def test_a_strided_nchw_convolution_becomes_an_im2col_copy_and_a_matmul_kernel(t
     assert memory.normalize == [] and any(o.name == "linalg.conv_2d_nchw_fchw" for o in memory.ops)
 
 
+# torch's Linear transposes its weight: a 1000x64 one (1000 rows, no multiple of 16).
+LINEAR_WEIGHT = """func.func @linear_weight(%w: tensor<1000x64xf32>) -> tensor<64x1000xf32> {
+  %e = tensor.empty() : tensor<64x1000xf32>
+  %t = linalg.transpose ins(%w : tensor<1000x64xf32>) outs(%e : tensor<64x1000xf32>) permutation = [1, 0]
+  return %t : tensor<64x1000xf32>
+}
+"""
+
+
 def test_a_transpose_whose_rows_no_vector_divides_is_in_lanes_by_lanes_blocks_and_a_peeled_rest(
         tmp_path: Path) -> None:
     """torch's Linear transposes its weight: resnet18's classifier, 1000x512.
@@ -316,12 +331,7 @@ def test_a_transpose_whose_rows_no_vector_divides_is_in_lanes_by_lanes_blocks_an
     applied IR the blocks are register shuffles, no element moves alone, and
     the numbers match."""
     payload = tmp_path / "linear_weight.mlir"
-    payload.write_text("""func.func @linear_weight(%w: tensor<1000x64xf32>) -> tensor<64x1000xf32> {
-  %e = tensor.empty() : tensor<64x1000xf32>
-  %t = linalg.transpose ins(%w : tensor<1000x64xf32>) outs(%e : tensor<64x1000xf32>) permutation = [1, 0]
-  return %t : tensor<64x1000xf32>
-}
-""")
+    payload.write_text(LINEAR_WEIGHT)
     p = plan(load_payload(payload), TARGET)
     lanes = TARGET.cpu.lanes()
     (t,) = p.inner
@@ -1029,7 +1039,7 @@ def test_the_stem_matmul_computes_its_im2col_copy_in_its_forall_tiles_one_per_co
     (conv,) = [n for n in p.nests if any(k.contraction == n.root.index for k in p.kernels)]
     (copy,) = [o.index for o in loaded.ops if o.index_grains]
     assert copy in {o.index for o in conv.ops}, conv.ops
-    tiles = prod(-(-e // s) for e, s in zip(loaded.ops[conv.root.index].domain, conv.tile_sizes) if s)
+    tiles = _forall_tiles(loaded, conv)
     assert tiles >= TARGET.cores, conv.tile_sizes
     pixels = loaded.ops[conv.root.index].domain[2]
     assert conv.tile_sizes[2] < pixels and conv.tile_sizes[1] == 0, conv.tile_sizes
@@ -1229,12 +1239,7 @@ def test_on_avx2_a_transpose_is_8x8_blocks_of_register_shuffles(threads: int, tm
     applied IR the blocks are shuffles and blends, no element is extracted
     alone, and the numbers match on 1 and 2 threads."""
     payload = tmp_path / "linear_weight.mlir"
-    payload.write_text("""func.func @linear_weight(%w: tensor<1000x64xf32>) -> tensor<64x1000xf32> {
-  %e = tensor.empty() : tensor<64x1000xf32>
-  %t = linalg.transpose ins(%w : tensor<1000x64xf32>) outs(%e : tensor<64x1000xf32>) permutation = [1, 0]
-  return %t : tensor<64x1000xf32>
-}
-""")
+    payload.write_text(LINEAR_WEIGHT)
     p = plan(load_payload(payload), _host_target_on(monkeypatch))
     (t,) = p.inner
     assert t.kind == "transpose" and t.register_sizes == [8, 8], t
@@ -1259,6 +1264,6 @@ def test_a_nest_rooted_at_an_epilogue_counts_its_contraction_in_the_work_that_pa
     p = plan(loaded, target)
     (nest,) = [n for n in p.nests if n.root.line == 354]
     assert nest.root.name == "linalg.generic" and any(o.name == "linalg.matmul" for o in nest.producers), nest
-    tiles = prod(-(-n // t) for n, t in zip(loaded.ops[nest.root.index].domain, nest.tile_sizes) if t)
+    tiles = _forall_tiles(loaded, nest)
     assert tiles % target.cores == 0, (nest.tile_sizes, tiles)
     _applied_and_compared(payload, p, threads=2)
