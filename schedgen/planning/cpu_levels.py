@@ -170,6 +170,21 @@ def _block_size(n: int, limit: int, multiple: int = 1) -> int:
 # hide the FMA latency (one row: 2 accumulators, 2% of peak at 197 rows).
 MIN_OUTER_ROWS = 8
 
+# Reduction steps of a register kernel's K chunk below which reloading its
+# output block at each chunk costs more than the bytes a shorter chunk
+# saves: 2048³ on AVX2, 1 thread, in [512, 256] tiles by chunks of 128 (the
+# least traffic) took 259 ms, in [256, 256] by 256 226 ms (BLIS's kc).
+MIN_K_CHUNK = 256
+
+
+def k_chunk_floor(op: TileableOp, cpu: CpuInfo) -> int:
+    """The K chunk a register kernel of `op` should have at least:
+    MIN_K_CHUNK, but no longer than its widest panel keeps in half of L1
+    (the planner's panels_in_l1 rule): 256 on AVX2 (16-wide panels, 32 KiB
+    L1), 192 on AVX-512 (32-wide, 48 KiB)."""
+    nr, _, _ = _register_block(op, list(op.domain), cpu, peel=True)
+    return max(1, min(MIN_K_CHUNK, cpu.l1_bytes // 2 // (nr * _element_bytes(op))))
+
 
 def outer_least(op: TileableOp, cpu: CpuInfo) -> dict[int, int]:
     """The smallest forall tile worth trying per root dim on a CPU target:
@@ -578,19 +593,30 @@ def handled_ops(nest: LoopNest) -> list[int]:
 # pad has no flops, but takes time).
 _OTHER_GFLOPS = 5.0
 _CORE_GBYTES_PER_S = 20.0
+_DEFAULT_PEAK_GFLOPS = 100.0  # a core's f32 FMA peak when none was measured
+
+
+def contraction_gflops(cpu: CpuInfo) -> float:
+    """What one core's register kernels sustain: 60% of its peak."""
+    return 0.6 * (cpu.peak_gflops or _DEFAULT_PEAK_GFLOPS)
+
+
+def bound_by_flops(flops: float, traffic_bytes: int, cpu: CpuInfo) -> bool:
+    """Whether a contraction's main-memory traffic takes one core less
+    time than its flops in register kernels: then bytes saved do not speed it."""
+    return traffic_bytes / _CORE_GBYTES_PER_S < flops / contraction_gflops(cpu)
 
 
 def parallel_nests(payload: Payload, plan: Plan, cpu: CpuInfo) -> list[int]:
     """Ids of the scf.forall nests worth running on several cores."""
     from schedgen.analysis.flops import op_flops
 
-    contraction_gflops = 0.6 * (cpu.peak_gflops or 100.0)
     chosen = []
     for nest in plan.nests:
         if nest.loop_kind != "scf.forall" or cpu.cores < 2:
             continue
         compute = sum(op_flops(payload.ops[o.index]) / 1e9
-                      / (contraction_gflops if is_multiply_accumulate(payload.ops[o.index]) else _OTHER_GFLOPS)
+                      / (contraction_gflops(cpu) if is_multiply_accumulate(payload.ops[o.index]) else _OTHER_GFLOPS)
                       for o in nest.ops)
         memory = (nest.traffic_bytes or 0) / 1e9 / _CORE_GBYTES_PER_S
         if max(compute, memory) * 1e3 >= cpu.parallel_min_ms:

@@ -81,8 +81,11 @@ from schedgen.model.plan import (
 )
 from schedgen.model.target import Target
 from schedgen.planning.cpu_levels import (
+    bound_by_flops,
+    contraction_gflops,
     cpu_levels,
     outer_grain,
+    k_chunk_floor,
     outer_least,
     panel_bytes,
     panel_operand,
@@ -359,7 +362,7 @@ class _Nest:
         if self.cpu is None:
             return False
         flops = sum(op_flops(self.payload.ops[i]) for i in members | {self.root.index} | set(self.consumers))
-        ms = flops / 1e9 / (0.6 * (self.cpu.peak_gflops or 100.0)) * 1e3
+        ms = flops / 1e9 / contraction_gflops(self.cpu) * 1e3
         return ms >= 10 * self.cpu.parallel_min_ms
 
     def enough_tiles(self, members: frozenset[int], sizes: Sizes) -> bool:
@@ -451,13 +454,21 @@ class _Nest:
         start = {d.key: start.get(d.key, d.extent) for d in dims}
         if (whole := self._whole_reduction(members, dims)) is not None:
             dims, start = whole
+        elif (long := self._long_chunks(members, dims)) is not None:
+            found = self._least_traffic(members, *long)
+            if self._flop_bound(members, found):
+                return found
+        return self._least_traffic(members, dims, start)
+
+    def _least_traffic(self, members: frozenset[int], dims: list[SearchDim], start: Sizes) -> Sizes:
+        """The sizes of least traffic cost, searched from `start` (which fits)."""
         # Never more bytes than the largest tiles move: fewer iterations alone do not pay for traffic.
         ceiling = shape_traffic(self.payload, self.shape(members, start), tiled=self.tiled(members, start))
 
         # A chunk of an op's innermost reduction dim (the contiguous one: a
         # matmul's K, an NHWC convolution's channels) moves whole bursts: at
         # least the alignment (16 f32 at 64 bytes), or what the largest tiles had.
-        dims = [replace(d, least=min(start[d.key], self.alignment // self._element_bytes(d.key[1])))
+        dims = [replace(d, least=max(d.least, min(start[d.key], self.alignment // self._element_bytes(d.key[1]))))
                 if d.key[0] == "r" and d.key[2] == self.payload.ops[d.key[1]].reduction_dims()[-1] else d
                 for d in dims]
 
@@ -500,6 +511,34 @@ class _Nest:
         kept = [d for d in dims if d not in reduction]
         start = fit_tiles(kept, lambda s: self.fits(members, s))
         return None if start is None else (kept, start)
+
+    def _long_chunks(self, members: frozenset[int], dims: list[SearchDim]) -> tuple[list[SearchDim], Sizes] | None:
+        """CPU targets: the search dims with the root contraction's
+        contiguous reduction in chunks of at least its k_chunk_floor, and
+        the largest tiles that fit so; None when none fit, or the chunks
+        are that long anyway. Each chunk reloads the register kernel's
+        output block, and the tiles of least traffic are large enough for
+        that block to come from L3."""
+        if self.cpu is None or not is_multiply_accumulate(self.root) or not self.root.reduction_dims() \
+                or self.in_loop:  # an im2col copy in the K loop: its chunk is the copy's (see _reduction_dim)
+            return None
+        key = ("r", self.root.index, self.root.reduction_dims()[-1])
+        dim = next((d for d in dims if d.key == key), None)
+        if dim is None:
+            return None
+        floor = max((o for o in dim.options() if o <= k_chunk_floor(self.root, self.cpu)), default=dim.least)
+        if floor <= dim.least:
+            return None
+        longer = [replace(d, least=floor) if d is dim else d for d in dims]
+        start = fit_tiles(longer, lambda s: self.fits(members, s))
+        return None if start is None else (longer, start)
+
+    def _flop_bound(self, members: frozenset[int], sizes: Sizes) -> bool:
+        """Whether the nest at these sizes moves its bytes in less time than
+        its contraction computes (cpu_levels.bound_by_flops)."""
+        traffic = shape_traffic(self.payload, self.shape(members, sizes), tiled=self.tiled(members, sizes))
+        return traffic is not None and self.cpu is not None and \
+            bound_by_flops(op_flops(self.root), traffic.total, self.cpu)
 
     def _tensor_bytes(self, members: frozenset[int]) -> int | None:
         """The bytes the nest moves untiled: each tensor it reads or writes, once."""
