@@ -36,6 +36,18 @@ def test_failing_merges(a, b):
         merge(a, b)
 
 
+def test_a_transpose_joins_a_contraction_only_where_asked():
+    """X+YR (a weight transpose feeding a matmul) merges on request (CPU
+    targets) when the transpose's axes are the contraction's."""
+    weight, mm = AxisGroups(x=("k0", "z1")), AxisGroups(y=("z0", "z1"), r=("k0",))
+    with pytest.raises(MergeError):
+        merge(weight, mm)
+    assert str(merge(weight, mm, views_into_contractions=True)) == "()(z0,z1)(k0)"
+    assert str(merge(mm, weight, views_into_contractions=True)) == "()(z0,z1)(k0)"
+    with pytest.raises(MergeError):  # k1 is not an axis of the contraction
+        merge(AxisGroups(x=("k1", "z1")), mm, views_into_contractions=True)
+
+
 def test_other_accepted_pairs_and_n_groups():
     assert str(merge(AxisGroups(y=("z0",)), AxisGroups(y=("z0", "z1")))) == "()(z0,z1)()"  # broadcast
     assert str(merge(AxisGroups(y=("z0", "z1")), AxisGroups(x=("z1",), y=("z0",)))) == "(z1)(z0)()"

@@ -1256,6 +1256,44 @@ def test_a_contraction_bound_by_its_flops_gets_k_chunks_a_register_kernel_amorti
     assert [r.size for r in fast.nests[0].reduction_tiling] == [128], fast.nests[0].reduction_tiling
 
 
+LINEAR = """func.func @linear(%x: tensor<197x192xf32>, %w: tensor<768x192xf32>, %b: tensor<768xf32>) -> tensor<197x768xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %et = tensor.empty() : tensor<192x768xf32>
+  %wt = linalg.transpose ins(%w : tensor<768x192xf32>) outs(%et : tensor<192x768xf32>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<197x768xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<197x768xf32>) -> tensor<197x768xf32>
+  %mm = linalg.matmul ins(%x, %wt : tensor<197x192xf32>, tensor<192x768xf32>) outs(%acc : tensor<197x768xf32>) -> tensor<197x768xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %b : tensor<197x768xf32>, tensor<768xf32>) outs(%e : tensor<197x768xf32>) {
+  ^bb0(%m: f32, %c: f32, %o: f32):
+    %s = arith.addf %m, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<197x768xf32>
+  return %y : tensor<197x768xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_on_cpu_a_linear_layers_weight_transpose_is_computed_in_the_matmuls_tiles(
+        threads: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """torch's Linear transposes its weight for the matmul. The transpose
+    had a nest of its own that wrote the whole transposed weight to memory
+    for the matmul to read back; it is now computed in the matmul's forall
+    tiles, each the slice that tile reads (BERT's layer 0.36 -> 0.33 ms on
+    one core, interleaved). No buffer of the applied IR holds the whole
+    transposed weight, and the numbers match on 1 and 2 threads."""
+    payload = tmp_path / "linear.mlir"
+    payload.write_text(LINEAR)
+    p = plan(load_payload(payload), _host_target_on(monkeypatch))
+    (nest,) = p.nests
+    assert "linalg.transpose" in {o.name for o in nest.ops}, nest.ops
+    module = parse(_applied_and_compared(payload, p, threads))
+    allocs = [ir.MemRefType(op.results[0].type).shape for op in ops(module) if op.name == "memref.alloc"]
+    assert allocs and [192, 768] not in allocs, allocs
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_on_avx2_a_transpose_is_8x8_blocks_of_register_shuffles(threads: int, tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:

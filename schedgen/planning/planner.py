@@ -236,7 +236,7 @@ class _Nest:
         """Root axes a parallel loop may tile: x and y of the merged groups
         (not r), and only those every member iterates over -- a producer
         without the axis would be recomputed for every tile along it."""
-        axes = NestAxes(self.payload, self.root.index, self.axis_map)
+        axes = NestAxes(self.payload, self.root.index, self.axis_map, self.cpu is not None)
         common = set(axes.names(self.root.index))
         try:
             for idx in [*sorted(members - {self.root.index} - self.in_loop, reverse=True), *self.consumers]:
@@ -958,7 +958,7 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
     otherwise); `order`: root dims the group's principal tiles, in its order."""
     grouped = grouped or {}
     nest = _Nest(payload, root, target, axis_map, order)
-    axes = NestAxes(payload, root.index, axis_map)
+    axes = NestAxes(payload, root.index, axis_map, target.cpu is not None)
     alone = frozenset({root.index})
     _root_fits(payload, nest, root, target, required)
     notes: list[Note] = []
@@ -1360,7 +1360,8 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
     dims_order = [d for d in nest.order if tile_sizes[d]] + [r.dim for r in reductions if r.op == root.index]
     try:
         # in-loop ops run inside a reduction loop: the groups are those of the forall's ops
-        groups = str(nest_groups(payload, root.index, (members - nest.in_loop) | set(nest.consumers), nest.axis_map))
+        groups = str(nest_groups(payload, root.index, (members - nest.in_loop) | set(nest.consumers), nest.axis_map,
+                                 nest.cpu is not None))
     except MergeError:
         groups = "?"
     return LoopNest(id=nest_id, root=op_ref(root), loop_kind=nest.loop_kind if par else "scf.for",
