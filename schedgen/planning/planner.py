@@ -50,6 +50,7 @@ from schedgen.analysis.tile_search import (
     tile_count,
 )
 from schedgen.analysis.traffic import (
+    Traffic,
     lower_bound,
     nest_traffic,
     operand_traffic,
@@ -463,7 +464,7 @@ class _Nest:
     def _least_traffic(self, members: frozenset[int], dims: list[SearchDim], start: Sizes) -> Sizes:
         """The sizes of least traffic cost, searched from `start` (which fits)."""
         # Never more bytes than the largest tiles move: fewer iterations alone do not pay for traffic.
-        ceiling = shape_traffic(self.payload, self.shape(members, start), tiled=self.tiled(members, start))
+        ceiling = self.traffic(members, start)
 
         # A chunk of an op's innermost reduction dim (the contiguous one: a
         # matmul's K, an NHWC convolution's channels) moves whole bursts: at
@@ -536,13 +537,17 @@ class _Nest:
     def _flop_bound(self, members: frozenset[int], sizes: Sizes) -> bool:
         """Whether the nest at these sizes moves its bytes in less time than
         its contraction computes (cpu_levels.bound_by_flops)."""
-        traffic = shape_traffic(self.payload, self.shape(members, sizes), tiled=self.tiled(members, sizes))
+        traffic = self.traffic(members, sizes)
         return traffic is not None and self.cpu is not None and \
             bound_by_flops(op_flops(self.root), traffic.total, self.cpu)
 
+    def traffic(self, members: frozenset[int], sizes: Sizes) -> Traffic | None:
+        """The nest's main-memory traffic at these sizes (shape_traffic)."""
+        return shape_traffic(self.payload, self.shape(members, sizes), tiled=self.tiled(members, sizes))
+
     def _tensor_bytes(self, members: frozenset[int]) -> int | None:
         """The bytes the nest moves untiled: each tensor it reads or writes, once."""
-        traffic = shape_traffic(self.payload, self.shape(members, {}), tiled=self.tiled(members, {}))
+        traffic = self.traffic(members, {})
         return None if traffic is None else traffic.total
 
     def _fewer_tiles(self, members: frozenset[int], start: Sizes) -> Sizes:
@@ -585,7 +590,7 @@ class _Nest:
     def traffic_cost(self, members: frozenset[int], sizes: Sizes, ceiling: int | None = None) -> float | None:
         """`cost` without the fit test: what the search prunes by."""
         shape = self.shape(members, sizes)
-        traffic = shape_traffic(self.payload, shape, tiled=self.tiled(members, sizes))
+        traffic = self.traffic(members, sizes)
         if traffic is None or (ceiling is not None and traffic.total > ceiling):
             return None
         trips = prod(tile_count(self.payload.ops[i].domain[d], s) for i, d, s in shape.reduction_tiles)
@@ -1021,7 +1026,7 @@ def _unfuse_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes
     32, 23% empty, against 196 pixels, 12%; resnet_down_block 0.45 -> 0.50 ms
     fused)."""
     def moved(ms: frozenset[int], s: Sizes) -> int:
-        t = shape_traffic(payload, nest.shape(ms, s), tiled=nest.tiled(ms, s))
+        t = nest.traffic(ms, s)
         assert t is not None
         return t.total
 
@@ -1068,7 +1073,7 @@ def _unjoin_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes
     own (two convolutions' groups under one residual add would share the
     add's small tiles and re-read their filters on every one)."""
     def moved(ms: frozenset[int], s: Sizes, n: _Nest = nest) -> int:
-        t = shape_traffic(payload, n.shape(ms, s), tiled=n.tiled(ms, s))
+        t = n.traffic(ms, s)
         assert t is not None
         return t.total
 
@@ -1798,7 +1803,7 @@ def _merged_nest_once(payload: Payload, target: Target, c: LoopNest, m: int, ins
     found = nest.search(members) if _moves_with_loop(payload, nest, members) else None
     sizes = _restrict(nest, members, found) if found is not None else None
     after = None if sizes is None or not nest.fits(members, sizes) else \
-        shape_traffic(payload, nest.shape(members, sizes), tiled=nest.tiled(members, sizes))
+        nest.traffic(members, sizes)
     if sizes is None or after is None or after.total >= before:
         return None
     # CPU targets: as for producers fused at the forall level (_unfuse_costly), not where the merged
