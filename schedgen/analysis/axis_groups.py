@@ -210,7 +210,7 @@ class NestAxes:
 
     def __init__(self, payload: Payload, root: int, axis_map: AxisMap | None = None,
                  views_into_contractions: bool = False) -> None:
-        self.payload = payload
+        self.payload, self.root = payload, root
         self.views_into_contractions = views_into_contractions
         self.map = axis_map or AxisMap(payload)
         self._named: dict[int, list[str]] = {}
@@ -259,11 +259,14 @@ class NestAxes:
     def add(self, idx: int) -> None:
         self.groups = self.merged_with(idx)
 
+    def add_all(self, members: set[int] | frozenset[int]) -> AxisGroups:
+        """The groups with every op of `members` in the nest (MergeError when they do not merge)."""
+        for idx in sorted(set(members) - {self.root}, reverse=True):  # consumers first
+            self.add(idx)
+        return self.groups
+
 
 def nest_groups(payload: Payload, root: int, members: set[int] | frozenset[int],
                 axis_map: AxisMap | None = None, views_into_contractions: bool = False) -> AxisGroups:
     """The merged groups of a nest (MergeError when they do not merge)."""
-    axes = NestAxes(payload, root, axis_map, views_into_contractions)
-    for idx in sorted(set(members) - {root}, reverse=True):  # consumers first
-        axes.add(idx)
-    return axes.groups
+    return NestAxes(payload, root, axis_map, views_into_contractions).add_all(members)

@@ -23,7 +23,6 @@ from schedgen.analysis.axis_groups import (
     AxisMap,
     MergeError,
     NestAxes,
-    nest_groups,
 )
 from schedgen.analysis.flops import is_multiply_accumulate, op_flops
 from schedgen.analysis.footprint import (
@@ -233,11 +232,15 @@ class _Nest:
                 self.in_loop) is not None), op.domain[d])
         return self._loop_grains[d]
 
+    def axes(self) -> NestAxes:
+        """The root's axis groups, merged as this target merges them (on CPUs, transposes into contractions)."""
+        return NestAxes(self.payload, self.root.index, self.axis_map, self.cpu is not None)
+
     def parallel_axes(self, members: frozenset[int]) -> set[str]:
         """Root axes a parallel loop may tile: x and y of the merged groups
         (not r), and only those every member iterates over -- a producer
         without the axis would be recomputed for every tile along it."""
-        axes = NestAxes(self.payload, self.root.index, self.axis_map, self.cpu is not None)
+        axes = self.axes()
         common = set(axes.names(self.root.index))
         try:
             for idx in [*sorted(members - {self.root.index} - self.in_loop, reverse=True), *self.consumers]:
@@ -963,7 +966,7 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
     otherwise); `order`: root dims the group's principal tiles, in its order."""
     grouped = grouped or {}
     nest = _Nest(payload, root, target, axis_map, order)
-    axes = NestAxes(payload, root.index, axis_map, target.cpu is not None)
+    axes = nest.axes()
     alone = frozenset({root.index})
     _root_fits(payload, nest, root, target, required)
     notes: list[Note] = []
@@ -1365,8 +1368,7 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
     dims_order = [d for d in nest.order if tile_sizes[d]] + [r.dim for r in reductions if r.op == root.index]
     try:
         # in-loop ops run inside a reduction loop: the groups are those of the forall's ops
-        groups = str(nest_groups(payload, root.index, (members - nest.in_loop) | set(nest.consumers), nest.axis_map,
-                                 nest.cpu is not None))
+        groups = str(nest.axes().add_all((members - nest.in_loop) | set(nest.consumers)))
     except MergeError:
         groups = "?"
     return LoopNest(id=nest_id, root=op_ref(root), loop_kind=nest.loop_kind if par else "scf.for",
