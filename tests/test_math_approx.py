@@ -63,6 +63,9 @@ func.func @f(%a: f32, %v: vector<4x16xf32>, %d: f64) -> (f32, vector<4x16xf32>, 
         printed = str(module)
     assert printed.count("math.exp") == 1 and "math.exp %arg2 : f64" in printed
     assert "math.sqrt" in printed and "math.floor" in printed and "vector<4x16xi32>" in printed
+    # The polynomial and the range reduction are fused multiply-adds (LLVM contracts no mulf + addf
+    # without a fastmath flag): per rewritten exp, 5 Horner steps, 3 in the range reduction, 1 to finish.
+    assert printed.count("math.fma") == 2 * 9, printed.count("math.fma")
 
 
 def _sweep() -> np.ndarray:
@@ -101,3 +104,5 @@ func.func @f(%v: vector<8x16xf32>, %d: f64) -> (vector<8x16xf32>, vector<8x16xf3
         printed = str(module)
     assert "math.tanh" not in printed and printed.count("math.erf") == 1 and "math.erf %arg1 : f64" in printed
     assert "arith.divf" in printed and "vector<8x16xi1>" in printed
+    # Horner steps in fused multiply-adds: erf's 7 and 5 coefficients (6 + 4), tanh's 7 and 4 (6 + 3).
+    assert printed.count("math.fma") == 19, printed.count("math.fma")
