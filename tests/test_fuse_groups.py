@@ -17,7 +17,7 @@ from schedgen.ir.context import new_context, parse_file
 from schedgen.ir.load import load_payload
 from schedgen.model.payload import is_tileable
 from schedgen.model.plan import FuseMode
-from schedgen.model.target import PRESETS
+from schedgen.model.target import CPU_PRESETS, PRESETS
 from schedgen.planning.planner import plan
 
 
@@ -36,6 +36,25 @@ def test_patterns_on_the_examples():
     assert [(p, pr) for p, pr, _ in mlp] == [("contraction", 2), ("contraction", 7), ("norm", 12)]
     assert mlp[1][2] == (6, 7, 8)  # fill, matmul, bias add: the residual add reads a second full input
     assert mlp[2][2] == tuple(range(10, 28))  # torch-mlir's whole LayerNorm decomposition
+
+
+def test_a_fill_shared_by_two_layernorms_ties_neither_group() -> None:
+    """torch-mlir reuses one zero fill (and one f64 zero fill) for the sums
+    of both layernorms of a ViT block. As a member of each norm group, the
+    fill merged them into one group no nest could hold, and both layernorms
+    ran untiled, op by op. The groups leave out inits shared with ops
+    outside them; on a CPU target each layernorm is a nest of its own."""
+    payload = load_payload(ROOT / "corpus/vit_block.mlir", cpu=True)
+    norms = [g for g in find_groups(payload) if g.pattern == "norm"]
+    assert len(norms) == 2 and not set(norms[0].members) & set(norms[1].members), norms
+    shared = [op.index for op in payload.ops if op.name == "linalg.fill"
+              and sum(any(m in g.members for m in {u.index for r in op.results for u in r.users if u.kind == "op"})
+                      for g in norms) == 2]
+    assert shared, "the payload no longer shares a fill between its layernorms"
+    p = plan(payload, CPU_PRESETS["cpu-avx512"])
+    infos = [g for g in p.groups if g.pattern == "norm"]
+    assert all(len(g.nests) == 1 and g.split is None for g in infos), infos
+    assert not {u.op.index for u in p.untiled} & {m for g in norms for m in g.members}, p.untiled
 
 
 def test_attention_pattern(tmp_path: Path):

@@ -83,13 +83,18 @@ def _init_producer(payload: Payload, op: TileableOp) -> int | None:
 
 
 def _inits(payload: Payload, ops: Iterable[int]) -> set[int]:
-    """Fills / broadcasts that compute the inits of `ops`."""
+    """Fills / broadcasts that compute the inits of `ops` and of nothing else.
+    torch-mlir reuses one zero fill for the sums of every layernorm of a
+    block: as a member of each, it tied their groups into one that no nest
+    could hold, and every transformer's layernorms ran untiled, op by op."""
+    ops = set(ops)
     found = set()
     for i in ops:
         for o in payload.ops[i].operands:
             if o.is_init and o.value.kind == "op":
                 p = payload.ops[o.value.index]
-                if p.name == "linalg.fill" or (is_elementwise(p) and not p.body_ops):
+                if (p.name == "linalg.fill" or (is_elementwise(p) and not p.body_ops)) \
+                        and all(u.kind == "op" and u.index in ops for r in p.results for u in r.users):
                     found.add(p.index)
     return found
 
