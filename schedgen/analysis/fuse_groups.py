@@ -71,13 +71,21 @@ def _op_inputs(op: TileableOp) -> list[int]:
     return [o.value.index for o in op.operands if not o.is_init and o.value.kind == "op"]
 
 
+def _init_op(p: TileableOp) -> bool:
+    """A fill, or a broadcast (a body-less generic): what computes an init."""
+    return p.name == "linalg.fill" or (is_elementwise(p) and not p.body_ops)
+
+
+def _read_only_by(p: TileableOp, ops: set[int]) -> bool:
+    return all(u.kind == "op" and u.index in ops for r in p.results for u in r.users)
+
+
 def _init_producer(payload: Payload, op: TileableOp) -> int | None:
-    """A fill or broadcast (body-less generic) computing `op`'s init for it alone."""
+    """A fill or broadcast computing `op`'s init for it alone, read once."""
     for o in op.operands:
         if o.is_init and o.value.kind == "op":
             p = payload.ops[o.value.index]
-            if (p.name == "linalg.fill" or (is_elementwise(p) and not p.body_ops)) and _op_users(p) == [op.index] \
-                    and len(p.results[0].users) == 1:
+            if _init_op(p) and _read_only_by(p, {op.index}) and len(p.results[0].users) == 1:
                 return p.index
     return None
 
@@ -88,15 +96,8 @@ def _inits(payload: Payload, ops: Iterable[int]) -> set[int]:
     block: as a member of each, it tied their groups into one that no nest
     could hold, and every transformer's layernorms ran untiled, op by op."""
     ops = set(ops)
-    found = set()
-    for i in ops:
-        for o in payload.ops[i].operands:
-            if o.is_init and o.value.kind == "op":
-                p = payload.ops[o.value.index]
-                if (p.name == "linalg.fill" or (is_elementwise(p) and not p.body_ops)) \
-                        and all(u.kind == "op" and u.index in ops for r in p.results for u in r.users):
-                    found.add(p.index)
-    return found
+    return {p.index for i in ops for o in payload.ops[i].operands if o.is_init and o.value.kind == "op"
+            for p in [payload.ops[o.value.index]] if _init_op(p) and _read_only_by(p, ops)}
 
 
 def _contraction(payload: Payload, op: TileableOp) -> set[int] | None:
