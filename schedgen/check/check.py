@@ -20,6 +20,8 @@ That catches a producer fused into a loop along a dim it does not have
 while a fused copy also runs inside. On CPU schedules a gather (an im2col
 copy) may be done once per iteration of the forall around it: the planner
 redoes one in each core's reduction loop instead of sharing it across cores.
+An op that reads no tensor (a fill) may be done once in each nest that
+reads it: the planner recomputes it there instead of writing it out.
 """
 
 from __future__ import annotations
@@ -411,7 +413,16 @@ def _work_done(model: Payload, module: ir.Module, func: ir.OpView, loops: list[i
             places[where] = places.get(where, 0.0) + executions * prod(tile) / max(1, prod(orig.domain))
     return [Recomputed(label=model.ops[i].label, payload_line=model.ops[i].line, times=sum(places.values()),
                        where=[f"{where} {t:g}x" for where, t in places.items()])
-            for i, places in sorted(work.items()) if sum(places.values()) > allowed.get(i, 1) + 1e-9]
+            for i, places in sorted(work.items()) if _overdone(model.ops[i], places, allowed.get(i, 1))]
+
+
+def _overdone(op: TileableOp, places: dict[str, float], allowed: int) -> bool:
+    """Whether an op's copies do more than they may: its domain `allowed`
+    times in all, or, for an op reading no tensor (a fill, which the planner
+    recomputes in every nest that reads it), once in each place."""
+    if op.reads_no_tensor:
+        return max(places.values()) > 1 + 1e-9
+    return sum(places.values()) > allowed + 1e-9
 
 
 def _bounds(generic: ir.Operation, tile: list[int | None]) -> list[int | None]:

@@ -164,7 +164,13 @@ class _GraphBuilder:
     def __init__(self, plan: Plan, payload: Payload) -> None:
         self.plan, self.payload = plan, payload
         self.budget = plan.target.memory_bytes
-        self.home: dict[int, int] = {o.index: n.id for n in plan.nests for o in n.ops}  # op -> nest id
+        # an op recomputed in several nests (LoopNest.recomputed): a node in each, op<i>_n<nest>
+        self.copies: dict[int, set[int]] = {}
+        for n in plan.nests:
+            for r in n.recomputed:
+                self.copies.setdefault(r.op, set()).add(n.id)
+        self.home: dict[int, int] = {o.index: n.id for n in plan.nests for o in n.ops
+                                     if o.index not in self.copies}  # op -> nest id
         self.untiled = {u.op.index: u for u in plan.untiled}
         self.tiles = _Tiles(payload, plan.nests)
         self.roots = {n.root.index for n in plan.nests}
@@ -206,7 +212,7 @@ class _GraphBuilder:
         return Graph(name=plan.func, title=title, nodes=self._top_nodes(owned_top), clusters=clusters,
                      edges=self._edges())
 
-    def _op_node(self, i: int) -> Node:
+    def _op_node(self, i: int, nest: int | None = None) -> Node:
         op = self.payload.ops[i]
         lines = [f"op{i} {op.name}", f"line {op.line}", ", ".join(r.type_str for r in op.results)]
         lines += [f"inner scf.for: {s}" for s in self.inner_loops.get(i, [])]
@@ -215,6 +221,9 @@ class _GraphBuilder:
             lines.append(f"untiled, fits: {u.footprint_bytes} bytes" if u.footprint_bytes <= self.budget
                          else f"untiled: {u.footprint_bytes} bytes, over the budget")
         lines += sorted(self.marks.get(i, []))
+        if i in self.copies:
+            lines.append(f"computed in each nest reading it ({', '.join(map(str, sorted(self.copies[i])))})")
+            return Node(id=f"op{i}_n{nest}", kind="op", lines=lines)
         return Node(id=f"op{i}", kind="op", lines=lines, root=i in self.roots)
 
     def _group_clusters(self, where: int | None, parent: GroupInfo | None, owned: set[int]) -> list[Cluster]:
@@ -243,7 +252,8 @@ class _GraphBuilder:
             pct = 100.0 * n.footprint_bytes / n.budget_bytes
             clusters.append(Cluster(
                 id=f"cluster_nest{n.id}", kind="nest", fill=fill, border=border, children=children,
-                nodes=[self._op_node(o.index) for o in sorted(n.ops, key=lambda o: o.index) if o.index not in owned],
+                nodes=[self._op_node(o.index, n.id) for o in sorted(n.ops, key=lambda o: o.index)
+                       if o.index not in owned],
                 lines=[f"nest {n.id}: {kind}, tile sizes [{', '.join(map(str, n.tile_sizes))}]",
                        f"{n.footprint_bytes} / {n.budget_bytes} bytes ({pct:.0f}%)"]))
         return clusters
@@ -253,7 +263,7 @@ class _GraphBuilder:
         nodes = [Node(id=f"arg{i}", kind="arg", lines=[f"%arg{i}", _arg_type(shape, element)])
                  for i, (shape, element) in enumerate(payload.arg_types)]
         nodes += [self._op_node(o.index) for o in payload.ops
-                  if o.index not in self.home and o.index not in owned_top]
+                  if o.index not in self.home and o.index not in owned_top and o.index not in self.copies]
         nodes += [Node(id=f"other{o.index}", kind="other", lines=[o.name, f"line {o.line}"])
                   for o in payload.others if o.index in self.shown]
         nodes.append(Node(id="return", kind="return", lines=["return"]))
@@ -288,6 +298,8 @@ class _GraphBuilder:
                 if src is None:
                     continue
                 crossing = self._through_memory(operand.value, me)
+                if operand.value.kind == "op" and operand.value.index in self.copies:
+                    src, crossing = f"op{operand.value.index}_n{self.home.get(op.index)}", False
                 label = _shape(operand.shape) if crossing else self.tiles.read(op.index, operand)
                 edges.append(Edge(src=src, dst=f"op{op.index}", label=label, dashed=crossing))
         for o in payload.others:

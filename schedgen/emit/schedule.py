@@ -20,6 +20,17 @@ def _var(op_index: int) -> str:
     return f"op{op_index}"
 
 
+def _mark(op: int, copy_in: int | None = None) -> str:
+    """The attributes @schedgen_cpu_levels matches an op by: its schedgen.op,
+    and for a copy of an op recomputed in several nests, its nest."""
+    return f"{{schedgen.op = {op} : i64" + (f", schedgen.copy = {copy_in} : i64}}" if copy_in else "}")
+
+
+def _copies(plan: Plan) -> dict[int, set[int]]:
+    """Nest id -> the ops it computes a copy of (LoopNest.recomputed)."""
+    return {n.id: {r.op for r in n.recomputed} for n in plan.nests}
+
+
 def _groups(plan: Plan) -> list[dict]:
     """One match per op name and result type; by name alone where an op of
     that name has several results (filter_result_type matches one-result ops)."""
@@ -37,17 +48,12 @@ def _groups(plan: Plan) -> list[dict]:
 def _nest_view(plan: Plan, n: LoopNest, kernel_views: list[dict]) -> dict:
     root_dims = len(n.tile_sizes)
     loop = f"n{n.id}_loop"
-    producers = []
     # consumer-driven scf.for nests (no parallel dims) tile only along reductions, from the matched handle
     tiles_root = n.loop_kind == "scf.forall" or n.driven == "producer"
     handles = {n.root.index: f"n{n.id}_op{n.root.index}" if tiles_root else _var(n.root.index)}
     fuse_all = n.fuse_all
-    for k, p in enumerate([] if fuse_all else n.producers):
-        into = loop if k == 0 else f"n{n.id}_loop{k}"
-        fused = f"n{n.id}_op{p.index}"
-        handles[p.index] = fused
-        producers.append({"var": _var(p.index), "label": f"op{p.index}", "fused": fused, "into": into,
-                          "loop": f"n{n.id}_loop{k + 1}", "cse": p.index in n.cse_before})
+    producers, fresh = _producer_steps(n, loop)
+    handles.update({p["op"]: p["fused"] for p in producers})
     consumers = []
     current = producers[-1]["loop"] if producers else loop
     for k, c in enumerate(n.consumers):
@@ -63,12 +69,15 @@ def _nest_view(plan: Plan, n: LoopNest, kernel_views: list[dict]) -> dict:
     handles.update({p["op"]: p["fused"] for p in loop_producers})
     if fuse_all:
         handles = {i: h for i, h in handles.items() if i == n.root.index or i in {c.index for c in n.consumers}}
-    inner = {t.op: t for t in plan.inner}
+    copies = {r.op for r in n.recomputed}
+    inner = {t.op: t for t in plan.inner if t.copy_in in (None, n.id)}
     named = _cpu_named(plan)
     return {
         "inner": [_inner_view(plan, inner[i], h) for i, h in sorted(handles.items()) if i in inner],
         # ops named (schedgen.op) for @schedgen_cpu_levels: inner tilings, register kernels, the ops fused in them
-        "named": [{"op": i, "source_handle": h} for i, h in sorted(handles.items()) if i in named],
+        "named": [{"op": i, "source_handle": h, "again": i in copies} for i, h in sorted(handles.items())
+                  if i in named],
+        "fresh": fresh,
         "kernels": [kv for k, kv in zip(plan.kernels, kernel_views) if k.root in handles],
         "id": n.id, "root": f"op{n.root.index} {n.root.name}", "line": n.root.line,
         "ops": ", ".join(o.label for o in n.ops),
@@ -89,6 +98,23 @@ def _nest_view(plan: Plan, n: LoopNest, kernel_views: list[dict]) -> dict:
         "producer_labels": ", ".join(f"op{p.index}" for p in n.producers),
         "consumer_labels": ", ".join(f"op{c.index}" for c in n.consumers),
     }
+
+
+def _producer_steps(n: LoopNest, loop: str) -> tuple[list[dict], list[dict]]:
+    """fuse_into_containing_op steps of a forall nest's producers, and the
+    fresh handles of those it recomputes: fusing one into an earlier nest
+    consumed every handle to it (LoopNest.recomputed)."""
+    if n.fuse_all:
+        return [], []
+    fresh = {r.op: {"var": f"n{n.id}_op{r.op}_src", "reader": _var(r.reader), "operand": r.operand,
+                    "label": f"op{r.op}"} for r in n.recomputed}
+    steps = []
+    for k, p in enumerate(n.producers):
+        steps.append({"op": p.index, "var": fresh[p.index]["var"] if p.index in fresh else _var(p.index),
+                      "label": f"op{p.index}", "fused": f"n{n.id}_op{p.index}",
+                      "into": loop if k == 0 else f"n{n.id}_loop{k}", "loop": f"n{n.id}_loop{k + 1}",
+                      "cse": p.index in n.cse_before})
+    return steps, list(fresh.values())
 
 
 def _cpu_named(plan: Plan) -> set[int]:
@@ -135,7 +161,8 @@ def _op_of(tiled: str) -> int:
 def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
     """CPU levels of one op: generalize, L1-level reduction tiles, register tiles."""
     op = plan.ops[t.op]
-    base = f"cpu_op{t.op}"
+    base = f"cpu_op{t.op}" + (f"_n{t.copy_in}" if t.copy_in else "")
+    copies = _copies(plan).get(t.copy_in or 0, set())
     levels = []
     # pack/unpack stay named, and so do a window decompose turns into its 1-D op and an op packed first
     generalize = op.name.startswith("linalg.") and op.name not in NON_STRUCTURED_TILEABLE and not t.decompose \
@@ -161,11 +188,12 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
     dim_loops = dict(zip([d for d, s in enumerate(t.register_sizes) if s], register_loops))
     if fused_steps:
         dim_loops[max(dim_loops)] = last_loop
-    return {"op": t.op, "label": f"op{t.op} {op.name}", "kind": t.kind, "handle": f"cpu_op{t.op}",
+    return {"op": t.op, "mark": _mark(t.op, t.copy_in), "label": f"op{t.op} {op.name}", "kind": t.kind, "handle": base,
             "source_handle": handle, "extents": t.extents,
             "generalize": generalize, "generalized": f"{base}_g", "levels": levels,
             "accumulators": t.accumulators, "scalar": t.scalar,
-            "fused": [{"op": i, "var": member[i], "label": f"op{i} {plan.ops[i].name}"} for i in t.fused],
+            "fused": [{"op": i, "var": member[i], "label": f"op{i} {plan.ops[i].name}",
+                       "mark": _mark(i, t.copy_in if i in copies else None)} for i in t.fused],
             "fused_steps": fused_steps,
             "peels": [{"loop": dim_loops[d], "what": "tiles", "size": size, "last": last}
                       for d, size, last in t.remainders()],
@@ -179,7 +207,8 @@ def _blocked_view(plan: Plan, t: InnerTiling, base: str) -> dict:
     register tiles, and the input pack's and the result unpack's tiles of one row by one vector (the
     16x16 transposes the lowering does in registers), a remainder peeled."""
     lanes = t.channel_block
-    return {"op": t.op, "label": f"op{t.op} {plan.ops[t.op].name}", "kind": t.kind, "handle": base,
+    return {"op": t.op, "mark": _mark(t.op, t.copy_in), "label": f"op{t.op} {plan.ops[t.op].name}", "kind": t.kind,
+            "handle": base,
             "extents": t.extents, "blocked": True, "lanes": lanes, "packed_sizes": t.pack_sizes,
             "register_sizes": t.register_sizes, "init_columns": t.init_columns,
             "register_loops": [f"{base}_r{d}" for d, s in enumerate(t.register_sizes) if s],
@@ -201,6 +230,8 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
     """Handles and steps of one register kernel (names k<number>_...); the
     template only writes them out."""
     base = f"k{number}"
+    nest = next((n.id for n in plan.nests if k.root in {o.index for o in n.ops}), None)
+    copies = _copies(plan).get(nest or 0, set())
     c_op = plan.ops[k.contraction]
     root_op = plan.ops[k.root]
     var = {i: f"{base}_op{i}" for i in k.ops}
@@ -222,7 +253,8 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "dot": _dot_view(k, base, row_sizes, var[k.root]), "panel_source": f"{base}_main" if k.dot_column else var[k.root],
         "base": base, "root_label": f"op{k.root} {root_op.name}", "c_label": f"op{k.contraction} {c_op.name}",
         "chain_labels": ", ".join(f"op{i}" for i in k.chain), "init_labels": ", ".join(f"op{i}" for i in k.inits),
-        "matched": [{"op": i, "var": var[i]} for i in [k.root, *fused]],
+        "matched": [{"op": i, "var": var[i], "mark": _mark(i, nest if i in copies else None)}
+                    for i in [k.root, *fused]],
         "root_var": var[k.root], "c_var": var[k.contraction], "c_is_root": c_is_root,
         "panel_sizes": k.panel_sizes, "panel_loops": panel_loops, "panel_steps": panel_steps,
         "panel_loop": panel_loop, "c_panel": c_panel,
@@ -317,7 +349,7 @@ def tiling_script(plan: Plan) -> str:
 
 def _render(plan: Plan) -> str:
     template = environment().get_template(TEMPLATE)
-    inner = {t.op: t for t in plan.inner}
+    inner = {t.op: t for t in plan.inner if t.copy_in is None}
     untiled_inner = [_inner_view(plan, inner[u.op.index], _var(u.op.index)) for u in plan.untiled
                      if u.op.index in inner]
     kernels = [_kernel_view(plan, k, i + 1) for i, k in enumerate(plan.kernels)]

@@ -424,7 +424,7 @@ def _tileable(o: ir.Operation, g: ir.Operation, index: int, path: str, line: int
         exprs = None
         if is_init:
             exprs = tuple(Linear(((k, 1),), 0) if k < len(domain_t) else None for k in range(len(s[0])))
-        operands.append(Operand(producer[v], s[0], s[1], s[2], is_init, None, exprs, not is_init))
+        operands.append(Operand(producer[v], s[0], s[1], s[2], is_init, None, exprs, not is_init, position=i))
     return TileableOp(index, o.name, line, col, domain_t, ("parallel",) * len(domain_t),
                       tuple(operands), tuple(results), unpacked_tiles=_unpacked_tiles(o), pad_low=_pad_low(o))
 
@@ -442,7 +442,8 @@ def _generic_operands(o: ir.Operation, g: ir.Operation, maps: list[ir.AffineMap]
         exprs = tuple(_linear(e) for e in m.results)
         reads = i < n_inputs or any(True for _ in args[i].uses)
         trees = tuple(None if x is not None else _tree(e) for x, e in zip(exprs, m.results)) if None in exprs else ()
-        operands.append(Operand(producer[o.operands[i]], s[0], s[1], s[2], i >= n_inputs, str(m), exprs, reads, trees))
+        operands.append(Operand(producer[o.operands[i]], s[0], s[1], s[2], i >= n_inputs, str(m), exprs, reads, trees,
+                                i))
     return operands
 
 

@@ -99,6 +99,7 @@ class Operand:
     exprs: tuple[Linear | None, ...] | None
     reads: bool = True  # an init: the body reads its value (an accumulator), so it comes in too
     trees: tuple[IndexTree | None, ...] = ()  # per result of the map: the non-linear ones (exprs None) as trees
+    position: int = -1  # the MLIR operand number (scalar operands are not in the model)
 
     def dims(self) -> set[int]:
         """The op dims its linear indices involve (a window's oh + kh: both)."""
@@ -141,6 +142,15 @@ class TileableOp:
     def side_effects(self) -> list[str]:
         """Body ops with side effects (an embedding's `cf.assert` bounds check)."""
         return sorted({b for b in self.body_ops if b in SIDE_EFFECTS})
+
+    @property
+    def reads_no_tensor(self) -> bool:
+        """Its tiles read nothing from memory (a linalg.fill: a scalar into an
+        init it does not read): a copy in every nest that reads it costs no
+        traffic, so it is recomputed there rather than written out once and
+        read back by each."""
+        return bool(self.operands) and all(o.is_init and not o.reads and o.value.kind != "op" for o in self.operands) \
+            and not self.side_effects and len(self.results) == 1
 
     @property
     def gather(self) -> bool:

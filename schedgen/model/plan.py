@@ -66,6 +66,7 @@ class NoteKind(str, Enum):
     PRODUCER_DRIVEN = "producer-driven"
     LOOP_FUSED = "loop-fused"  # another nest's ops computed inside a contraction's reduction loop
     PRECISE_FOLDED = "precise-folded"  # the simulation lost an op: the analytic footprint is used
+    RECOMPUTED = "recomputed"  # a producer reading no tensor, computed again in each nest that reads it
 
 
 class Note(BaseModel):
@@ -77,6 +78,17 @@ class Note(BaseModel):
 
     def __str__(self) -> str:
         return self.text
+
+
+class Recompute(BaseModel):
+    """A producer that reads no tensor (a fill) fused into this nest although
+    other nests read it too: each computes its own copy. The schedule takes a
+    fresh handle to it from operand `operand` (MLIR operand number) of member
+    `reader`, as fusing it into an earlier nest consumed the handles to it."""
+
+    op: int
+    reader: int
+    operand: int
 
 
 class LoopNest(BaseModel):
@@ -97,6 +109,7 @@ class LoopNest(BaseModel):
     loop_into: int | None = None
     reuse_dest: list[int] = []  # consumers fused with reuse_producer_dest (no full write of the root's result)
     cse_before: list[int] = []  # producers read by several nest ops: their slices are merged first
+    recomputed: list[Recompute] = []  # producers also computed in other nests (they read no tensor)
     # Several nest ops read one tile of an outside tensor: the schedule merges their slices (one
     # transfer, as the footprint and traffic count it) once the nest is built (memory targets).
     shared_tiles: list[str] = []
@@ -128,6 +141,7 @@ class InnerTiling(BaseModel):
     op: int
     rank: int
     extents: list[int]  # the op's iteration tile before this tiling
+    copy_in: int | None = None  # the nest of this copy, for an op recomputed in several (LoopNest.recomputed)
     cache_sizes: list[int] = []  # L1 level: reduction dims tiled by kc (0 = not tiled); [] = no such level
     register_sizes: list[int]  # register level (0 = not tiled)
     split_sizes: list[int] = []  # row reductions: tile_reduction_using_for chunks (partial results); [] = none
@@ -334,7 +348,7 @@ def _cpu_texts(plan: Plan, n: LoopNest, cpu: CpuInfo) -> list[str]:
     texts = [f"runs on {cores} core(s){why}"]
     members = {o.index for o in n.ops}
     texts += [_kernel_text(k) for k in plan.kernels if k.root in members]
-    for t in plan.inner:
+    for t in (t for t in plan.inner if t.copy_in in (None, n.id)):
         if t.op in members and t.scalar is not None:
             texts.append(f"op{t.op} stays scalar: the vectorizer does not take it ({t.scalar})")
         if t.op in members and t.channel_block:

@@ -631,8 +631,9 @@ def cpu_levels(payload: Payload, plan: Plan, cpu: CpuInfo) -> tuple[list[Registe
     and a per-op inner tiling for every other op the schedule holds a handle
     to (nest members at their forall tile, untiled ops at their full domain)."""
     kernels: list[RegisterKernel] = []
-    inner: dict[int, InnerTiling] = {}
+    tilings: list[InnerTiling] = []
     for nest in plan.nests:
+        inner: dict[int, InnerTiling] = {}
         extents = _nest_extents(payload, nest)
         handled = [i for i in handled_ops(nest) if i in extents]
         taken: set[int] = set()
@@ -650,10 +651,12 @@ def cpu_levels(payload: Payload, plan: Plan, cpu: CpuInfo) -> tuple[list[Registe
         # consumers (fused by fuse_consumer, after their producer's loop) stay out: with one fused into
         # another's register loop, a producer-driven nest's schedule aborted xtc-opt (fuzz seed 79)
         fuse_elementwise_chains(payload, inner, set(handled) - taken - consumers)
+        copies = {r.op for r in nest.recomputed}  # other nests have a tiling of their own copy
+        tilings += [t.model_copy(update={"copy_in": nest.id}) if t.op in copies else t for t in inner.values()]
     for u in plan.untiled:
         op = payload.ops[u.op.index]
-        inner[op.index] = inner_tiling(op, list(op.domain), cpu)
-    return kernels, sorted(inner.values(), key=lambda t: t.op)
+        tilings.append(inner_tiling(op, list(op.domain), cpu))
+    return kernels, sorted(tilings, key=lambda t: (t.op, t.copy_in or 0))
 
 
 def yielded_ops(nest: LoopNest) -> frozenset[int]:
@@ -718,6 +721,14 @@ def _sole_user(payload: Payload, op: TileableOp, candidates: set[int]) -> Tileab
     return None
 
 
+def _read_here_only_by(payload: Payload, op: TileableOp, reader: int, nest_ops: set[int]) -> bool:
+    """Whether `reader` alone reads `op`'s result: of all ops, or of the
+    nest's ops (`nest_ops`) when `op` reads no tensor (a copy of its own)."""
+    if _sole_user(payload, op, {reader}) is not None:
+        return True
+    return op.reads_no_tensor and {u.index for u in users(op) if u.kind == "op" and u.index in nest_ops} == {reader}
+
+
 def _zero(operand: Operand) -> str:
     t = operand.element_type
     return f"0.0 : {t}" if t.startswith(("f", "bf")) else f"0 : {t}"
@@ -755,9 +766,10 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
     # root it would be the destination of the root's own scf.for, which fuse_into_containing_op cannot
     # fuse (hazard 4 of the field notes); it then keeps tiles of its own and the accumulators start
     # from its result in memory.
+    # A fill recomputed in several nests (LoopNest.recomputed) is this op's alone in this nest.
     inits = []
     if not looped and root is not op and init.value.kind == "op" and init.value.index in candidates and \
-            _sole_user(payload, payload.ops[init.value.index], {op.index}) is not None:
+            _read_here_only_by(payload, payload.ops[init.value.index], op.index, set(extents)):
         inits.append(init.value.index)
 
     nr, mr, vecs = _register_block(op, ext, cpu, peel=True)

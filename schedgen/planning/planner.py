@@ -62,6 +62,7 @@ from schedgen.errors import SchedgenError
 from schedgen.ir.load import LoadedPayload
 from schedgen.model.payload import (
     NON_STRUCTURED_TILEABLE,
+    Operand,
     Payload,
     TileableOp,
     ValueRef,
@@ -76,6 +77,7 @@ from schedgen.model.plan import (
     NoteKind,
     OpRef,
     Plan,
+    Recompute,
     ReductionTiling,
     UntiledOp,
 )
@@ -707,12 +709,15 @@ def plan(payload: Payload, target: Target, mode: FuseMode = FuseMode.MAX_PRODUCE
 
 def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
           checker: PreciseChecker | None, strict_groups: bool) -> Plan:
-    state = _Planning(payload, target, mode, checker, strict_groups)
-    pending = list(reversed(payload.ops))
-    while pending:
-        op = pending.pop(0)
-        if op.index not in state.fused_into and not state.place(op):
-            pending.insert(0, op)  # its groups were split: planned again on its own
+    kept_whole: frozenset[int] = frozenset()
+    while True:
+        state = _Planning(payload, target, mode, checker, strict_groups, kept_whole)
+        # A fill some reader does not recompute (an untiled reader, or one whose nest left it out) is
+        # computed once, by itself, and fused nowhere: planned again with it kept whole.
+        uncovered = state.run()
+        if not uncovered:
+            break
+        kept_whole |= uncovered
     nests, untiled = state.nests, state.untiled
     if mode in (FuseMode.MAX_PRODUCERS, FuseMode.MAX_SIZE):
         nests, untiled = _consumer_fusion(payload, target, nests, untiled, state.groups, checker, state.axis_map,
@@ -739,13 +744,30 @@ def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
     return result
 
 
+class _Placed(dict[int, int]):
+    """Op -> its nest id (0: left untiled), and `recompute`: the producers
+    each nest that reads them may compute again, apart from this map (those
+    reading no tensor, TileableOp.reads_no_tensor, with several readers)."""
+
+    def __init__(self, recompute: frozenset[int]) -> None:
+        super().__init__()
+        self.recompute = recompute
+
+
+def _recomputable(payload: Payload, kept_whole: frozenset[int]) -> frozenset[int]:
+    """Producers reading no tensor, read by several tileable ops and by nothing else."""
+    return frozenset(o.index for o in payload.ops
+                     if o.reads_no_tensor and o.index not in kept_whole and (us := users(o))
+                     and all(u.kind == "op" for u in us) and len({u.index for u in us}) > 1)
+
+
 class _Planning:
     """The producer-driven pass over a payload, consumers first: each op not
     yet in a nest roots a nest of its own (with its fuse groups), is left
     untiled, or has its groups split."""
 
     def __init__(self, payload: Payload, target: Target, mode: FuseMode, checker: PreciseChecker | None,
-                 strict_groups: bool) -> None:
+                 strict_groups: bool, kept_whole: frozenset[int] = frozenset()) -> None:
         self.payload, self.target, self.mode = payload, target, mode
         self.checker, self.strict_groups = checker, strict_groups
         self.budget = target.memory_bytes
@@ -753,10 +775,31 @@ class _Planning:
         self.all_groups = find_groups(payload)
         self.groups = list(self.all_groups)  # the groups still kept whole (a split one leaves)
         self.split_why: dict[int, str] = {}  # group id -> why it was split
-        self.fused_into: dict[int, int] = {}  # op -> its nest id (0: left untiled)
+        self.fused_into = _Placed(_recomputable(payload, kept_whole))
+        self.copies: dict[int, list[int]] = {}  # a recomputed op -> the nests computing it
         self.nests: list[LoopNest] = []
         self.untiled: list[UntiledOp] = []
         self._regroup()
+
+    def run(self) -> frozenset[int]:
+        """Plan every op, consumers first; the recomputable ops some reader
+        did not recompute (planned here on their own as well)."""
+        uncovered = set()
+        pending = list(reversed(self.payload.ops))
+        while pending:
+            op = pending.pop(0)
+            if op.index in self.copies and op.index not in self.fused_into:
+                if self._covered(op):
+                    self.fused_into[op.index] = self.copies[op.index][0]
+                    continue
+                uncovered.add(op.index)
+            if op.index not in self.fused_into and not self.place(op):
+                pending.insert(0, op)  # its groups were split: planned again on its own
+        return frozenset(uncovered)
+
+    def _covered(self, op: TileableOp) -> bool:
+        """Whether each reader of a recomputed op sits in a nest that computes it."""
+        return all(u.kind == "op" and self.fused_into.get(u.index, 0) in self.copies[op.index] for u in users(op))
 
     def _regroup(self) -> None:
         self.grouped = {o.index: [g for g in self.groups if o.index in g.members] for o in self.payload.ops}
@@ -791,7 +834,10 @@ class _Planning:
 
     def _add(self, nest: LoopNest) -> None:
         for member in nest.ops:
-            self.fused_into[member.index] = nest.id
+            if member.index in self.fused_into.recompute and member.index != nest.root.index:
+                self.copies.setdefault(member.index, []).append(nest.id)
+            else:
+                self.fused_into[member.index] = nest.id
         self.nests.append(nest)
 
     def _broken(self, op: TileableOp, mine: list[FuseGroup], required: frozenset[int], exc: GroupBroken) -> bool:
@@ -858,8 +904,8 @@ def _principal_order(payload: Payload, root: int, groups: list[FuseGroup], requi
     return [d for d in order if d in root_par]
 
 
-def _candidates(payload: Payload, op: TileableOp, taken: dict[int, int]) -> list[TileableOp]:
-    return [p for p in producers(payload, op) if p.index not in taken]
+def _candidates(payload: Payload, op: TileableOp, taken: _Placed) -> list[TileableOp]:
+    return [p for p in producers(payload, op) if p.index not in taken or p.index in taken.recompute]
 
 
 class _MinimalProbe:
@@ -959,7 +1005,7 @@ class GroupBroken(Exception):
 
 
 def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMode, nest_id: int,
-               taken: dict[int, int], checker: PreciseChecker | None, axis_map: AxisMap,
+               taken: _Placed, checker: PreciseChecker | None, axis_map: AxisMap,
                required: frozenset[int] = frozenset(), order: list[int] | None = None,
                grouped: dict[int, list[FuseGroup]] | None = None) -> LoopNest:
     """`required`: fuse-group members that must join the nest (GroupBroken
@@ -1005,9 +1051,11 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
     assert sizes is not None  # the root alone fits at its minimal tile
     sizes = _restrict(nest, members, sizes)
     if mode == FuseMode.MAX_PRODUCERS and nest.traffic_searched(members):
-        members, sizes = _unfuse_costly(payload, nest, members, sizes, required.union(*joined), notes)
+        members, sizes = _unfuse_costly(payload, nest, members, sizes, required.union(*joined), notes,
+                                        taken.recompute)
     if joined and nest.traffic_searched(members):
-        members, sizes = _unjoin_costly(payload, nest, members, sizes, required, joined, target, axis_map, notes)
+        members, sizes = _unjoin_costly(payload, nest, members, sizes, required, joined, target, axis_map, notes,
+                                        taken.recompute)
     if checker is None:
         return _loop_nest(payload, nest, members, sizes, nest_id, notes)
     return _precise_nest(payload, nest, members, sizes, nest_id, notes, checker)
@@ -1015,7 +1063,7 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
 
 
 def _unfuse_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Sizes, required: frozenset[int],
-                   notes: list[Note]) -> tuple[frozenset[int], Sizes]:
+                   notes: list[Note], recompute: frozenset[int]) -> tuple[frozenset[int], Sizes]:
     """Max-producers: a fused producer (outside the fuse groups) stays fused
     only if the nest with it moves no more bytes than the nest without it
     plus the producer on its own (reading its inputs and writing its result
@@ -1039,8 +1087,9 @@ def _unfuse_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes
         keep = _reachable(payload, nest.root.index, members - {p})
         dropped = members - keep
         # A kept producer that a dropped op also reads (a fill that is one op's init and another's
-        # input) would be computed in the nest and again outside: then nothing is dropped.
-        shared = any(outside_users(payload.ops[i], keep) for i in keep - {nest.root.index})
+        # input) would be computed in the nest and again outside: then nothing is dropped. Unless
+        # it is recomputed anyway (a fill read by several nests: the dropped op's nest has its own).
+        shared = any(outside_users(payload.ops[i], keep) for i in keep - {nest.root.index} - recompute)
         found = None if dropped & required or shared else nest.search(keep)
         if found is None:
             continue
@@ -1070,7 +1119,7 @@ def _unfuse_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes
 
 def _unjoin_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Sizes, required: frozenset[int],
                    joined: list[frozenset[int]], target: Target, axis_map: AxisMap,
-                   notes: list[Note]) -> tuple[frozenset[int], Sizes]:
+                   notes: list[Note], recompute: frozenset[int]) -> tuple[frozenset[int], Sizes]:
     """A fuse group fused whole into the nest stays only if the nest moves
     no more bytes with it than without it plus the group in a nest of its
     own (two convolutions' groups under one residual add would share the
@@ -1086,7 +1135,7 @@ def _unjoin_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes
         last = max(group)
         keep = _reachable(payload, nest.root.index, members - group)
         if keep & required != required - group or any(outside_users(payload.ops[i], keep)
-                                                      for i in keep - {nest.root.index}):
+                                                      for i in keep - {nest.root.index} - recompute):
             continue
         found = nest.search(keep)
         own = _Nest(payload, payload.ops[last], target, axis_map)
@@ -1136,7 +1185,7 @@ def _root_fits(payload: Payload, nest: _Nest, root: TileableOp, target: Target, 
 
 
 def _grow_by_mode(payload: Payload, nest: _Nest, root: TileableOp, mode: FuseMode, members: frozenset[int],
-                  taken: dict[int, int], axes: NestAxes, probe: _MinimalProbe | None, notes: list[Note],
+                  taken: _Placed, axes: NestAxes, probe: _MinimalProbe | None, notes: list[Note],
                   optional, groups=None) -> tuple[frozenset[int], Sizes | None]:
     """The producers the fuse mode adds to the group's members, and the tile
     sizes when the mode fixed them (max-size: the root's largest tile).
@@ -1165,7 +1214,7 @@ def _grow_by_mode(payload: Payload, nest: _Nest, root: TileableOp, mode: FuseMod
                               + ", ".join(f"op{i}" for i in sorted(outside)) + ")"))
     return members, None
 
-def _grow(payload: Payload, root: TileableOp, members: frozenset[int], taken: dict[int, int], axes: NestAxes,
+def _grow(payload: Payload, root: TileableOp, members: frozenset[int], taken: _Placed, axes: NestAxes,
           fit: "_MinimalProbe | Callable[[int, frozenset[int]], str | None] | None", notes: list[Note], wanted,
           must: bool = False, groups=None) -> frozenset[int]:
     """Fuse producers of the nest, nearest first (a max-heap on op index: a
@@ -1197,7 +1246,7 @@ def _grow(payload: Payload, root: TileableOp, members: frozenset[int], taken: di
             continue
         kind = NoteKind.NOT_FUSED
         if reason is None:
-            why = _why_not_fusible(payload, cand, members | {idx})
+            why = _why_not_fusible(payload, cand, members | {idx}, idx in taken.recompute)
             if why is not None:
                 kind, reason = why
         merged = None
@@ -1225,7 +1274,7 @@ def _grow(payload: Payload, root: TileableOp, members: frozenset[int], taken: di
     return members
 
 
-def _join_group(payload: Payload, root: TileableOp, members: frozenset[int], idx: int, taken: dict[int, int],
+def _join_group(payload: Payload, root: TileableOp, members: frozenset[int], idx: int, taken: _Placed,
                 axes: NestAxes, fit, groups) -> frozenset[int] | None:
     """The members with op `idx`'s fuse groups fused whole (every member a
     producer that fits), or None, the nest as it was: a group is tiled as a
@@ -1307,13 +1356,16 @@ def _restrict(nest: _Nest, members: frozenset[int], sizes: Sizes) -> Sizes:
     return {k: (sizes.get(k, ext)) for k, ext in valid.items()}
 
 
-def _why_not_fusible(payload: Payload, cand: TileableOp, trial: frozenset[int]) -> tuple[NoteKind, str] | None:
+def _why_not_fusible(payload: Payload, cand: TileableOp, trial: frozenset[int],
+                     recompute: bool = False) -> tuple[NoteKind, str] | None:
+    """Why `cand` may not join the nest of ops `trial` (with it); `recompute`:
+    its copy in the nest may leave its other readers theirs."""
     if cand.name in NON_STRUCTURED_TILEABLE:
         return NoteKind.NOT_FUSED, "pad/pack/unpack producers are tiled on their own"
     if cand.side_effects:
         # DCE cannot drop the untiled original a fusion leaves behind: it would run twice
         return NoteKind.NOT_FUSED, f"its body has side effects ({', '.join(cand.side_effects)}: torch's bounds checks)"
-    others = outside_users(cand, trial)
+    others = [] if recompute else outside_users(cand, trial)
     if others:
         names = ", ".join(sorted({describe_use(payload, u) for u in others}))
         return NoteKind.SHARED_RESULT, f"its result is also used by {names}; fusing it would compute it twice"
@@ -1363,6 +1415,12 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
                           "holds the remainder, within the full tile's footprint (divisors would move more bytes, "
                           "or leave the tiles small)"))
     producer_refs, cse_before = _producer_refs(payload, root.index, members - nest.in_loop)
+    recomputed = _recomputed(payload, members - nest.in_loop, root.index, nest.consumers)
+    for r in recomputed:
+        others = ", ".join(describe_use(payload, u) for u in outside_users(payload.ops[r.op], members))
+        notes.append(Note(kind=NoteKind.RECOMPUTED, text=f"op{r.op} {payload.ops[r.op].name} computed again here: it "
+                          f"reads no tensor, so its tiles cost no traffic; its other readers ({others}) compute "
+                          "theirs in their own nests instead of reading one written out whole"))
     consumer_refs = [op_ref(payload.ops[i]) for i in nest.consumers]
     reuse_dest = _reuse_dest(payload, root.index, members | set(nest.consumers), nest.consumers)
     dims_order = [d for d in nest.order if tile_sizes[d]] + [r.dim for r in reductions if r.op == root.index]
@@ -1374,7 +1432,7 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
     return LoopNest(id=nest_id, root=op_ref(root), loop_kind=nest.loop_kind if par else "scf.for",
                     driven="producer" if nest.consumers else "consumer", axis_groups=groups,
                     dims_order=dims_order, tile_sizes=tile_sizes, producers=producer_refs, cse_before=cse_before,
-                    consumers=consumer_refs, reuse_dest=reuse_dest,
+                    consumers=consumer_refs, reuse_dest=reuse_dest, recomputed=recomputed,
                     loop_producers=[op_ref(payload.ops[i]) for i in sorted(nest.in_loop, reverse=True)],
                     loop_into=nest.loop_op, reduction_tiling=reductions, footprint_bytes=fp.total, budget_bytes=nest.budget,
                     footprint_items=[FootprintItem(what=w, shape=list(s), bytes=b) for w, s, b in fp.items],
@@ -1393,15 +1451,27 @@ def _producer_refs(payload: Payload, root: int, members: frozenset[int]) -> tupl
     CSE merges them; fused before that, it would be fused for the first read
     only and stay whole for the others."""
     refs = [op_ref(payload.ops[i]) for i in sorted(members - {root}, reverse=True)]
-    return refs, [p.index for p in refs if _reads(payload, p.index) > 1]
+    return refs, [p.index for p in refs if len(_reads(payload, p.index, members)) > 1]
 
 
-def _reads(payload: Payload, producer: int) -> int:
-    """How many operands read the producer's results (one op may read it
-    twice, as an input and as its init) plus its other users."""
-    users = {u for r in payload.ops[producer].results for u in r.users}
-    return sum(1 for op in payload.ops for o in op.operands
-               if o.value.kind == "op" and o.value.index == producer) + sum(1 for u in users if u.kind != "op")
+def _reads(payload: Payload, producer: int, members: frozenset[int]) -> list[Operand]:
+    """The operands of ops `members` that read the producer's results (one
+    op may read it twice, as an input and as its init)."""
+    return [o for i in sorted(members) for o in payload.ops[i].operands
+            if o.value.kind == "op" and o.value.index == producer]
+
+
+def _recomputed(payload: Payload, members: frozenset[int], root: int, consumers: tuple[int, ...]) -> list[Recompute]:
+    """Producers in the nest that ops outside it read too: only those reading no
+    tensor are fused so (_Placed.recompute). Their fresh handle comes from the
+    first member reading them."""
+    found = []
+    for i in sorted(members - {root}):
+        op = payload.ops[i]
+        if op.reads_no_tensor and outside_users(op, members | set(consumers)):
+            reader = next(j for j in sorted(members) if _reads(payload, i, frozenset({j})))
+            found.append(Recompute(op=i, reader=reader, operand=_reads(payload, i, frozenset({reader}))[0].position))
+    return found
 
 
 def _nest_reads(op: TileableOp, ops: frozenset[int] | set[int]) -> set[int]:
