@@ -121,3 +121,23 @@ def test_a_fill_an_untiled_op_reads_whole_is_computed_once(tmp_path: Path) -> No
     report = check(path, sched)
     assert report.computed_once and report.ok, report.recomputed
     assert verify(path, sched).numbers_ok
+
+
+def test_torch_mlirs_shared_fills_are_recomputed_in_every_reader_nest() -> None:
+    """The ViT block (torch-mlir) shares zero fills among its layernorms'
+    sums and its matmuls: each fill is in every nest that reads it, or in
+    none, and each nest says so once (consumer fusion rebuilds nests)."""
+    from conftest import ROOT
+
+    payload = load_payload(ROOT / "corpus/vit_block.mlir", cpu=True)
+    p = plan(payload, CPU_PRESETS["cpu-avx512"])
+    shared = [o for o in payload.ops if o.reads_no_tensor and len({u.index for r in o.results for u in r.users}) > 1]
+    assert shared, "the export no longer shares a fill"
+    nest_of = {o.index: n.id for n in p.nests for o in n.ops if o.index not in {r.op for r in n.recomputed}}
+    for fill in shared:
+        holding = {n.id for n in p.nests if fill.index in {r.op for r in n.recomputed}}
+        readers = {nest_of.get(u.index) for r in fill.results for u in r.users}
+        assert holding == readers, (fill.label, holding, readers)
+    for n in p.nests:
+        texts = [note.text for note in n.notes if note.kind == NoteKind.RECOMPUTED]
+        assert len(texts) == len(set(texts)) == len(n.recomputed), (n.id, texts)

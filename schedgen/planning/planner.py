@@ -1417,7 +1417,8 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
     producer_refs, cse_before = _producer_refs(payload, root.index, members - nest.in_loop)
     recomputed = _recomputed(payload, members - nest.in_loop, root.index, nest.consumers)
     for r in recomputed:
-        others = ", ".join(describe_use(payload, u) for u in outside_users(payload.ops[r.op], members))
+        others = ", ".join(describe_use(payload, u) for u in sorted(outside_users(payload.ops[r.op], members),
+                                                                     key=lambda u: u.index))
         notes.append(Note(kind=NoteKind.RECOMPUTED, text=f"op{r.op} {payload.ops[r.op].name} computed again here: it "
                           f"reads no tensor, so its tiles cost no traffic; its other readers ({others}) compute "
                           "theirs in their own nests instead of reading one written out whole"))
@@ -1712,7 +1713,7 @@ def _producer_nest(payload: Payload, target: Target, old: LoopNest, consumers: t
     # into scf.for only; scf.forall keeps the loop parallel otherwise.
     two_reads = [c for c in consumers if len(_nest_reads(payload.ops[c], ops)) > 1]
     notes = [n for n in old.notes if n.kind not in (NoteKind.SHARED_RESULT, NoteKind.REDUCTION_TILED,
-                                                    NoteKind.PARTIAL_TILES)]  # the nest is searched anew
+                                                    NoteKind.PARTIAL_TILES, NoteKind.RECOMPUTED)]  # searched anew
     if two_reads:
         nest.loop_kind = "scf.for"
         # Hazard 4: fuse_into_containing_op cannot fuse a destination producer
@@ -1891,7 +1892,7 @@ def _merged_nest_once(payload: Payload, target: Target, c: LoopNest, m: int, ins
     if nest.short_of_cores(members, sizes) and nest.forall_tiles(members, sizes) < \
             prod(tile_count(n, s or n) for n, s in zip(root.domain, c.tile_sizes)):
         return None
-    stale = (NoteKind.REDUCTION_TILED, NoteKind.PARTIAL_TILES, NoteKind.LOOP_FUSED)
+    stale = (NoteKind.REDUCTION_TILED, NoteKind.PARTIAL_TILES, NoteKind.LOOP_FUSED, NoteKind.RECOMPUTED)
     notes = [n for x in [c, *absorbed] for n in x.notes
              if n.kind not in stale and not any(n.text.startswith(f"op{i} ") for i in inside)]
     notes = list({n.text: n for n in notes}.values())  # a note both nests had (a pad not fused into either), once
