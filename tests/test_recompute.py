@@ -33,22 +33,17 @@ func.func @two(%a: tensor<256x256xf32>, %b1: tensor<256x256xf32>, %b2: tensor<25
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
   %c1 = linalg.matmul ins(%a, %b1 : tensor<256x256xf32>, tensor<256x256xf32>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
   %c2 = linalg.matmul ins(%a, %b2 : tensor<256x256xf32>, tensor<256x256xf32>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
-  %r1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%c1 : tensor<256x256xf32>) outs(%e : tensor<256x256xf32>) {
-  ^bb0(%x: f32, %o: f32):
-    %m = arith.maximumf %x, %z : f32
-    linalg.yield %m : f32
-  } -> tensor<256x256xf32>
-  %r2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%c2 : tensor<256x256xf32>) outs(%e : tensor<256x256xf32>) {
-  ^bb0(%x: f32, %o: f32):
-    %m = arith.maximumf %x, %z : f32
-    linalg.yield %m : f32
-  } -> tensor<256x256xf32>
+  RELUS
   THIRD
   return %r1, %r2, THIRD_RESULT : tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>
 }
 """
+RELU = """%r{i} = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}}
+      ins(%c{i} : tensor<256x256xf32>) outs(%e : tensor<256x256xf32>) {{
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.maximumf %x, %z : f32
+    linalg.yield %m : f32
+  }} -> tensor<256x256xf32>"""
 # A third reader that fits untiled in 600 KB (its input and result, 512 KB): it reads the fill whole.
 SHIFTED = """%s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%f : tensor<256x256xf32>) outs(%e : tensor<256x256xf32>) {
@@ -61,8 +56,8 @@ FILL = 0  # op0, the fill
 
 
 def payload(tmp_path: Path, untiled_reader: bool = False) -> Path:
-    text = TWO.replace("THIRD_RESULT", "%s" if untiled_reader else "%r1").replace(
-        "THIRD", SHIFTED if untiled_reader else "")
+    text = TWO.replace("RELUS", "\n  ".join(RELU.format(i=i) for i in (1, 2))).replace(
+        "THIRD_RESULT", "%s" if untiled_reader else "%r1").replace("THIRD", SHIFTED if untiled_reader else "")
     path = tmp_path / "two.mlir"
     path.write_text(text)
     return path
