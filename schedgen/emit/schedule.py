@@ -20,15 +20,11 @@ def _var(op_index: int) -> str:
     return f"op{op_index}"
 
 
-def _mark(op: int, copy_in: int | None = None) -> str:
+def _mark(op: int, nest: LoopNest | None) -> str:
     """The attributes @schedgen_cpu_levels matches an op by: its schedgen.op,
-    and for a copy of an op recomputed in several nests, its nest."""
-    return f"{{schedgen.op = {op} : i64" + (f", schedgen.copy = {copy_in} : i64}}" if copy_in else "}")
-
-
-def _copies(plan: Plan) -> dict[int, set[int]]:
-    """Nest id -> the ops it computes a copy of (LoopNest.recomputed)."""
-    return {n.id: {r.op for r in n.recomputed} for n in plan.nests}
+    and for a copy of an op recomputed in several nests, the nest's id."""
+    again = nest is not None and op in {r.op for r in nest.recomputed}
+    return f"{{schedgen.op = {op} : i64" + (f", schedgen.copy = {nest.id} : i64}}" if again else "}")
 
 
 def _groups(plan: Plan) -> list[dict]:
@@ -73,7 +69,7 @@ def _nest_view(plan: Plan, n: LoopNest, kernel_views: list[dict]) -> dict:
     inner = {t.op: t for t in plan.inner if t.copy_in in (None, n.id)}
     named = _cpu_named(plan)
     return {
-        "inner": [_inner_view(plan, inner[i], h) for i, h in sorted(handles.items()) if i in inner],
+        "inner": [_inner_view(plan, inner[i], h, n) for i, h in sorted(handles.items()) if i in inner],
         # ops named (schedgen.op) for @schedgen_cpu_levels: inner tilings, register kernels, the ops fused in them
         "named": [{"op": i, "source_handle": h, "again": i in copies} for i, h in sorted(handles.items())
                   if i in named],
@@ -158,17 +154,16 @@ def _op_of(tiled: str) -> int:
     return int(tiled.split("_op", 1)[1].split("_", 1)[0])
 
 
-def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
-    """CPU levels of one op: generalize, L1-level reduction tiles, register tiles."""
+def _inner_view(plan: Plan, t: InnerTiling, handle: str, nest: LoopNest | None) -> dict:
+    """CPU levels of one op (in `nest`, or untiled): generalize, L1-level reduction tiles, register tiles."""
     op = plan.ops[t.op]
     base = f"cpu_op{t.op}" + (f"_n{t.copy_in}" if t.copy_in else "")
-    copies = _copies(plan).get(t.copy_in or 0, set())
     levels = []
     # pack/unpack stay named, and so do a window decompose turns into its 1-D op and an op packed first
     generalize = op.name.startswith("linalg.") and op.name not in NON_STRUCTURED_TILEABLE and not t.decompose \
         and not t.channel_block
     if t.channel_block:
-        return _blocked_view(plan, t, base)
+        return _blocked_view(plan, t, base, nest)
     current = f"{base}_g" if generalize else base
     for what, sizes in (("cache", t.cache_sizes), ("register", t.register_sizes)):
         if not sizes or not any(sizes):
@@ -188,12 +183,12 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
     dim_loops = dict(zip([d for d, s in enumerate(t.register_sizes) if s], register_loops))
     if fused_steps:
         dim_loops[max(dim_loops)] = last_loop
-    return {"op": t.op, "mark": _mark(t.op, t.copy_in), "label": f"op{t.op} {op.name}", "kind": t.kind, "handle": base,
+    return {"op": t.op, "mark": _mark(t.op, nest), "label": f"op{t.op} {op.name}", "kind": t.kind, "handle": base,
             "source_handle": handle, "extents": t.extents,
             "generalize": generalize, "generalized": f"{base}_g", "levels": levels,
             "accumulators": t.accumulators, "scalar": t.scalar,
             "fused": [{"op": i, "var": member[i], "label": f"op{i} {plan.ops[i].name}",
-                       "mark": _mark(i, t.copy_in if i in copies else None)} for i in t.fused],
+                       "mark": _mark(i, nest)} for i in t.fused],
             "fused_steps": fused_steps,
             "peels": [{"loop": dim_loops[d], "what": "tiles", "size": size, "last": last}
                       for d, size, last in t.remainders()],
@@ -202,12 +197,12 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str) -> dict:
             "decompose": current if t.decompose else None}
 
 
-def _blocked_view(plan: Plan, t: InnerTiling, base: str) -> dict:
+def _blocked_view(plan: Plan, t: InnerTiling, base: str, nest: LoopNest | None) -> dict:
     """A depthwise convolution packed by channel blocks (InnerTiling.channel_block): the packed op's
     register tiles, and the input pack's and the result unpack's tiles of one row by one vector (the
     16x16 transposes the lowering does in registers), a remainder peeled."""
     lanes = t.channel_block
-    return {"op": t.op, "mark": _mark(t.op, t.copy_in), "label": f"op{t.op} {plan.ops[t.op].name}", "kind": t.kind,
+    return {"op": t.op, "mark": _mark(t.op, nest), "label": f"op{t.op} {plan.ops[t.op].name}", "kind": t.kind,
             "handle": base,
             "extents": t.extents, "blocked": True, "lanes": lanes, "packed_sizes": t.pack_sizes,
             "register_sizes": t.register_sizes, "init_columns": t.init_columns,
@@ -230,8 +225,7 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
     """Handles and steps of one register kernel (names k<number>_...); the
     template only writes them out."""
     base = f"k{number}"
-    nest = next((n.id for n in plan.nests if k.root in {o.index for o in n.ops}), None)
-    copies = _copies(plan).get(nest or 0, set())
+    nest = next((n for n in plan.nests if k.root in {o.index for o in n.ops}), None)
     c_op = plan.ops[k.contraction]
     root_op = plan.ops[k.root]
     var = {i: f"{base}_op{i}" for i in k.ops}
@@ -253,8 +247,7 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "dot": _dot_view(k, base, row_sizes, var[k.root]), "panel_source": f"{base}_main" if k.dot_column else var[k.root],
         "base": base, "root_label": f"op{k.root} {root_op.name}", "c_label": f"op{k.contraction} {c_op.name}",
         "chain_labels": ", ".join(f"op{i}" for i in k.chain), "init_labels": ", ".join(f"op{i}" for i in k.inits),
-        "matched": [{"op": i, "var": var[i], "mark": _mark(i, nest if i in copies else None)}
-                    for i in [k.root, *fused]],
+        "matched": [{"op": i, "var": var[i], "mark": _mark(i, nest)} for i in [k.root, *fused]],
         "root_var": var[k.root], "c_var": var[k.contraction], "c_is_root": c_is_root,
         "panel_sizes": k.panel_sizes, "panel_loops": panel_loops, "panel_steps": panel_steps,
         "panel_loop": panel_loop, "c_panel": c_panel,
@@ -350,7 +343,7 @@ def tiling_script(plan: Plan) -> str:
 def _render(plan: Plan) -> str:
     template = environment().get_template(TEMPLATE)
     inner = {t.op: t for t in plan.inner if t.copy_in is None}
-    untiled_inner = [_inner_view(plan, inner[u.op.index], _var(u.op.index)) for u in plan.untiled
+    untiled_inner = [_inner_view(plan, inner[u.op.index], _var(u.op.index), None) for u in plan.untiled
                      if u.op.index in inner]
     kernels = [_kernel_view(plan, k, i + 1) for i, k in enumerate(plan.kernels)]
     named = sorted(_cpu_named(plan))
