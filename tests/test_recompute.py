@@ -128,9 +128,9 @@ def test_torch_mlirs_shared_fills_are_recomputed_in_every_reader_nest() -> None:
     p = plan(payload, CPU_PRESETS["cpu-avx512"])
     shared = [o for o in payload.ops if o.reads_no_tensor and len({u.index for r in o.results for u in r.users}) > 1]
     assert shared, "the export no longer shares a fill"
-    nest_of = {o.index: n.id for n in p.nests for o in n.ops if o.index not in {r.op for r in n.recomputed}}
+    nest_of = {o.index: n.id for n in p.nests for o in n.ops if o.index not in n.copies}
     for fill in shared:
-        holding = {n.id for n in p.nests if fill.index in {r.op for r in n.recomputed}}
+        holding = {n.id for n in p.nests if fill.index in n.copies}
         readers = {nest_of.get(u.index) for r in fill.results for u in r.users}
         assert holding == readers, (fill.label, holding, readers)
     for n in p.nests:

@@ -167,8 +167,8 @@ class _GraphBuilder:
         # an op recomputed in several nests (LoopNest.recomputed): a node in each, op<i>_n<nest>
         self.copies: dict[int, set[int]] = {}
         for n in plan.nests:
-            for r in n.recomputed:
-                self.copies.setdefault(r.op, set()).add(n.id)
+            for i in n.copies:
+                self.copies.setdefault(i, set()).add(n.id)
         self.home: dict[int, int] = {o.index: n.id for n in plan.nests for o in n.ops
                                      if o.index not in self.copies}  # op -> nest id
         self.untiled = {u.op.index: u for u in plan.untiled}

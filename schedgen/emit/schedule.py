@@ -23,7 +23,7 @@ def _var(op_index: int) -> str:
 def _mark(op: int, nest: LoopNest | None) -> str:
     """The attributes @schedgen_cpu_levels matches an op by: its schedgen.op,
     and for a copy of an op recomputed in several nests, the nest's id."""
-    again = nest is not None and op in {r.op for r in nest.recomputed}
+    again = nest is not None and op in nest.copies
     return f"{{schedgen.op = {op} : i64" + (f", schedgen.copy = {nest.id} : i64}}" if again else "}")
 
 
@@ -65,13 +65,12 @@ def _nest_view(plan: Plan, n: LoopNest, kernel_views: list[dict]) -> dict:
     handles.update({p["op"]: p["fused"] for p in loop_producers})
     if fuse_all:
         handles = {i: h for i, h in handles.items() if i == n.root.index or i in {c.index for c in n.consumers}}
-    copies = {r.op for r in n.recomputed}
     inner = {t.op: t for t in plan.inner if t.copy_in in (None, n.id)}
     named = _cpu_named(plan)
     return {
         "inner": [_inner_view(plan, inner[i], h, n) for i, h in sorted(handles.items()) if i in inner],
         # ops named (schedgen.op) for @schedgen_cpu_levels: inner tilings, register kernels, the ops fused in them
-        "named": [{"op": i, "source_handle": h, "again": i in copies} for i, h in sorted(handles.items())
+        "named": [{"op": i, "source_handle": h, "again": i in n.copies} for i, h in sorted(handles.items())
                   if i in named],
         "fresh": fresh,
         "kernels": [kv for k, kv in zip(plan.kernels, kernel_views) if k.root in handles],

@@ -128,6 +128,11 @@ class LoopNest(BaseModel):
         return [self.root, *self.producers, *self.loop_producers, *self.consumers]
 
     @property
+    def copies(self) -> set[int]:
+        """The ops this nest computes a copy of (recomputed)."""
+        return {r.op for r in self.recomputed}
+
+    @property
     def fuse_all(self) -> bool:
         """A producer-driven scf.for nest tiles and fuses all its producers in
         one transform.structured.fuse (fuse_into_containing_op cannot fuse a

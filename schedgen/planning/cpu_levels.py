@@ -651,8 +651,8 @@ def cpu_levels(payload: Payload, plan: Plan, cpu: CpuInfo) -> tuple[list[Registe
         # consumers (fused by fuse_consumer, after their producer's loop) stay out: with one fused into
         # another's register loop, a producer-driven nest's schedule aborted xtc-opt (fuzz seed 79)
         fuse_elementwise_chains(payload, inner, set(handled) - taken - consumers)
-        copies = {r.op for r in nest.recomputed}  # other nests have a tiling of their own copy
-        tilings += [t.model_copy(update={"copy_in": nest.id}) if t.op in copies else t for t in inner.values()]
+        # other nests have a tiling of their own copy
+        tilings += [t.model_copy(update={"copy_in": nest.id}) if t.op in nest.copies else t for t in inner.values()]
     for u in plan.untiled:
         op = payload.ops[u.op.index]
         tilings.append(inner_tiling(op, list(op.domain), cpu))
