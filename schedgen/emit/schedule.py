@@ -231,14 +231,17 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
     c_is_root = k.root == k.contraction
     # ops fused into each level, nearest the root first (producers before their own producers)
     fused = [*k.chain, *([] if c_is_root else [k.contraction]), *k.inits]
+    # a panel transpose joins the panel level only: the rows read the buffer it writes
+    at_panel = fused + ([] if k.panel_transpose is None else [k.panel_transpose])
     panel_loops = [f"{base}_pl{d}" for d, s in enumerate(k.panel_sizes) if s]
     # rows of the contraction itself are cut after its interchange, so in the interchanged order
     row_sizes = [k.row_sizes[d] for d in k.interchange[:len(k.row_sizes)]] if c_is_root and k.interchange \
         else k.row_sizes
     row_loops = [f"{base}_rl{d}" for d, s in enumerate(row_sizes) if s]
-    panel_steps, panel_loop = _fusion_steps([(var[i], var[i]) for i in fused], panel_loops[-1], "p")
+    panel_steps, panel_loop = _fusion_steps([(var[i], var[i]) for i in at_panel], panel_loops[-1], "p")
     c_panel = f"{var[k.contraction]}_p"  # the contraction at the panel level: generalized, then padded
-    c_final = f"{var[k.contraction]}_pad" if k.packed_operand is not None else f"{var[k.contraction]}_g"
+    copied = k.packed_operand is not None and k.panel_transpose is None
+    c_final = f"{var[k.contraction]}_pad" if copied else f"{var[k.contraction]}_g"
     red_loops = [f"{base}_kl{d}" for d, s in enumerate(k.reduction_sizes) if s]
     row_steps, row_loop = _fusion_steps([(c_final if i == k.contraction else f"{var[i]}_p", var[i]) for i in fused],
                                  row_loops[-1], "r")
@@ -246,7 +249,7 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "dot": _dot_view(k, base, row_sizes, var[k.root]), "panel_source": f"{base}_main" if k.dot_column else var[k.root],
         "base": base, "root_label": f"op{k.root} {root_op.name}", "c_label": f"op{k.contraction} {c_op.name}",
         "chain_labels": ", ".join(f"op{i}" for i in k.chain), "init_labels": ", ".join(f"op{i}" for i in k.inits),
-        "matched": [{"op": i, "var": var[i], "mark": _mark(i, nest)} for i in [k.root, *fused]],
+        "matched": [{"op": i, "var": var[i], "mark": _mark(i, nest)} for i in [k.root, *at_panel]],
         "root_var": var[k.root], "c_var": var[k.contraction], "c_is_root": c_is_root,
         "panel_sizes": k.panel_sizes, "panel_loops": panel_loops, "panel_steps": panel_steps,
         "panel_loop": panel_loop, "c_panel": c_panel,
@@ -257,11 +260,15 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "red_loops": red_loops,
         "extents": k.extents, "accumulators": k.accumulators, "scalar": k.scalar,
         "interchange": k.interchange,
-        "packed": k.packed_operand, "pad_dims": k.pad_dims, "padding_values": k.padding_values,
+        "packed": k.packed_operand if copied else None, "pad_dims": k.pad_dims, "padding_values": k.padding_values,
+        "transpose": None if k.panel_transpose is None else {
+            "label": f"op{k.panel_transpose} {plan.ops[k.panel_transpose].name}", "operand": k.packed_operand,
+            "fused": f"{var[k.panel_transpose]}_p", "var": var[k.panel_transpose], "sizes": k.transpose_sizes,
+            "loops": [f"{base}_tl{d}" for d, s in enumerate(k.transpose_sizes) if s]},
         "nofold": [1 if i == k.packed_operand else 0 for i in range(len(k.padding_values))],
         # a partial panel leaves the padded op's result behind a dynamic slice no folder removes;
         # merged right before the padded op fuses, after the chain ops that read it
-        "merge_slices": k.packed_operand is not None and not c_is_root and bool(k.remainder(k.panel_sizes)),
+        "merge_slices": copied and not c_is_root and bool(k.remainder(k.panel_sizes)),
         "merge_before": c_final,
         "copy_sizes": k.copy_sizes, "copy_loops": [f"{base}_cl{d}" for d, s in enumerate(k.copy_sizes) if s],
         # loops whose last tile is a remainder: peeled, innermost first (so that the inner peels are

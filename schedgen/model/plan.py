@@ -231,10 +231,16 @@ class RegisterKernel(BaseModel):
     accumulators: int  # vector registers the row tile keeps live
     scalar: str | None = None  # why the vectorizer leaves the kernel scalar (cpu_levels.scalar_reason)
     dot_column: DotColumn | None = None  # a last column split off the panels
+    # A transpose in the nest whose result is the packed operand (a Linear's weight as torch-mlir
+    # emits it): computed per panel straight into the panel's buffer instead of the copy
+    # (cpu_levels._with_panel_transpose), in register blocks of transpose_sizes.
+    panel_transpose: int | None = None
+    transpose_sizes: list[int] = []
 
     @property
     def ops(self) -> set[int]:
-        return {self.root, self.contraction, *self.chain, *self.inits}
+        return {self.root, self.contraction, *self.chain, *self.inits} | \
+            ({self.panel_transpose} if self.panel_transpose is not None else set())
 
     def remainder(self, sizes: list[int]) -> int | None:
         """The last tile of a panel, row or reduction loop that does not
@@ -372,6 +378,8 @@ def _kernel_text(k: RegisterKernel) -> str:
     """One register kernel as `explain` prints it: levels, peeled remainders, registers."""
     where = "" if k.root == k.contraction else f" in op{k.root}'s register tiles"
     packed = f", operand {k.packed_operand}'s panel copied" if k.packed_operand is not None else ""
+    if k.panel_transpose is not None:
+        packed = f", operand {k.packed_operand}'s panel transposed from op{k.panel_transpose}'s input"
     if k.interchange:
         packed += f", iterators interchanged {k.interchange} (lanes along the output row)"
     regs = f"{k.accumulators} vector accumulators" if k.scalar is None else \

@@ -94,6 +94,7 @@ from schedgen.planning.cpu_levels import (
     panel_waste,
     parallel_nests,
     reduction_grain,
+    transposes_panel,
 )
 from schedgen.planning.precise import PreciseChecker
 
@@ -610,6 +611,18 @@ class _Nest:
         tiled = self.tiled(members, sizes)
         return max(panel_waste(self.payload.ops[i], [t.size for t in tiled.inner(i)], self.cpu) for i in members)
 
+    def panel_transposed(self, members: frozenset[int], sizes: Sizes, producer: int) -> bool:
+        """On CPU targets, whether a member's register kernel computes
+        `producer` per panel (cpu_levels.transposes_panel): its tile at the
+        forall level is never written then, and it costs the nest no more
+        than reading its input."""
+        if self.cpu is None or self.loop_kind != "scf.forall":
+            return False
+        tiled = self.tiled(members, sizes)
+        return any(transposes_panel(self.payload, self.payload.ops[u.index], producer,
+                                    [t.size for t in tiled.inner(u.index)], self.cpu)
+                   for u in users(self.payload.ops[producer]) if u.kind == "op" and u.index in members)
+
     def _panel_bytes(self, members: frozenset[int], sizes: Sizes) -> int:
         """On CPU targets, the bytes of the operands that the register kernels
         read panel by panel (a matmul's B). Of tiles that move as many bytes,
@@ -1099,7 +1112,9 @@ def _unfuse_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes
         labels = ", ".join(f"op{i} {payload.ops[i].name}" for i in sorted(dropped, reverse=True))
         it, its = ("it", "its") if len(dropped) == 1 else ("them", "their")
         moves = f"{after / 1e6:.2f} MB moved, plus {alone / 1e6:.2f} MB on {its} own, against {before / 1e6:.2f} MB"
-        if after + alone < before:
+        # a transpose the kernel computes per panel costs the nest its input alone, as the tile it
+        # replaces would (cpu_levels._with_panel_transpose): only its room weighs, not enough to drop it
+        if after + alone < before and not nest.panel_transposed(members, sizes, p):
             notes.append(Note(kind=NoteKind.NOT_FUSED, text=f"{labels} not fused: the nest would move "
                               f"{before / 1e6:.2f} MB with {'it' if len(dropped) == 1 else 'them'}, "
                               f"{after / 1e6:.2f} MB without, plus {alone / 1e6:.2f} MB on {'its' if len(dropped) == 1 else 'their'} own"))
