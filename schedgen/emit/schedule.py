@@ -240,8 +240,7 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
     row_loops = [f"{base}_rl{d}" for d, s in enumerate(row_sizes) if s]
     panel_steps, panel_loop = _fusion_steps([(var[i], var[i]) for i in at_panel], panel_loops[-1], "p")
     c_panel = f"{var[k.contraction]}_p"  # the contraction at the panel level: generalized, then padded
-    copied = k.packed_operand is not None and k.panel_transpose is None
-    c_final = f"{var[k.contraction]}_pad" if copied else f"{var[k.contraction]}_g"
+    c_final = f"{var[k.contraction]}_pad" if k.copies_panel else f"{var[k.contraction]}_g"
     red_loops = [f"{base}_kl{d}" for d, s in enumerate(k.reduction_sizes) if s]
     row_steps, row_loop = _fusion_steps([(c_final if i == k.contraction else f"{var[i]}_p", var[i]) for i in fused],
                                  row_loops[-1], "r")
@@ -260,7 +259,8 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "red_loops": red_loops,
         "extents": k.extents, "accumulators": k.accumulators, "scalar": k.scalar,
         "interchange": k.interchange,
-        "packed": k.packed_operand if copied else None, "pad_dims": k.pad_dims, "padding_values": k.padding_values,
+        "packed": k.packed_operand if k.copies_panel else None,
+        "pad_dims": k.pad_dims, "padding_values": k.padding_values,
         "transpose": None if k.panel_transpose is None else {
             "label": f"op{k.panel_transpose} {plan.ops[k.panel_transpose].name}", "operand": k.packed_operand,
             "fused": f"{var[k.panel_transpose]}_p", "var": var[k.panel_transpose], "sizes": k.transpose_sizes,
@@ -268,7 +268,7 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "nofold": [1 if i == k.packed_operand else 0 for i in range(len(k.padding_values))],
         # a partial panel leaves the padded op's result behind a dynamic slice no folder removes;
         # merged right before the padded op fuses, after the chain ops that read it
-        "merge_slices": copied and not c_is_root and bool(k.remainder(k.panel_sizes)),
+        "merge_slices": k.copies_panel and not c_is_root and bool(k.remainder(k.panel_sizes)),
         "merge_before": c_final,
         "copy_sizes": k.copy_sizes, "copy_loops": [f"{base}_cl{d}" for d, s in enumerate(k.copy_sizes) if s],
         # loops whose last tile is a remainder: peeled, innermost first (so that the inner peels are
@@ -355,7 +355,7 @@ def _render(plan: Plan) -> str:
     named = sorted(_cpu_named(plan))
     return template.render(plan=plan, version=__version__, groups=_groups(plan), cpu=plan.target.cpu,
                            untiled_inner=untiled_inner, named_ops=named, img2col=IMG2COL,
-                           packs_panels=any(k.packed_operand is not None or k.dot_column for k in plan.kernels),
+                           packs_panels=any(k.copies_panel or k.dot_column for k in plan.kernels),
                            dot_columns=any(k.dot_column for k in plan.kernels),
                            has_packs=any(o.name in ("linalg.pack", "linalg.unpack") for o in plan.ops)
                            or any(t.channel_block for t in plan.inner),

@@ -238,6 +238,11 @@ class RegisterKernel(BaseModel):
     transpose_sizes: list[int] = []
 
     @property
+    def copies_panel(self) -> bool:
+        """Whether a copy (pad + allocation) fills the panel buffer: a panel transpose writes it itself."""
+        return self.packed_operand is not None and self.panel_transpose is None
+
+    @property
     def ops(self) -> set[int]:
         return {self.root, self.contraction, *self.chain, *self.inits} | \
             ({self.panel_transpose} if self.panel_transpose is not None else set())
