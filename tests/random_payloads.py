@@ -374,7 +374,15 @@ def _add_op(draw: st.DrawFn, b: PayloadBuilder, kind: str) -> None:
         limit = max(1, min(MAX_DIM, MAX_DOMAIN // (m * kk), MAX_ELEMENTS // m, MAX_ELEMENTS // kk))
         bb = _pick(draw, b, lambda v: len(v.shape) == 2 and v.shape[0] == kk and v.shape[1] <= limit) \
             if draw(st.booleans()) else None
-        b.matmul(a, bb if bb is not None else b.arg((kk, draw(st.integers(1, limit)))))
+        if bb is None and draw(st.booleans()):
+            # torch's Linear: the weight stored [out, in] and transposed, out often whole vectors (a
+            # register kernel then writes the transpose per panel)
+            n = draw(st.one_of(st.integers(1, limit), st.sampled_from([w for w in (16, 32, 64, 96) if w <= limit]
+                                                                       or [1])))
+            bb = b.transpose(b.arg((n, kk)), [1, 0])
+        if bb is None:
+            bb = b.arg((kk, draw(st.integers(1, limit))))
+        b.matmul(a, bb)
     elif kind in ("keepdim", "multi", "softmax", "pad", "concat", "pack"):
         _add_front_end_op(draw, b, kind, k)
     elif kind == "conv":
