@@ -382,9 +382,8 @@ def _cpu_texts(plan: Plan, n: LoopNest, cpu: CpuInfo) -> list[str]:
 def _kernel_text(k: RegisterKernel) -> str:
     """One register kernel as `explain` prints it: levels, peeled remainders, registers."""
     where = "" if k.root == k.contraction else f" in op{k.root}'s register tiles"
-    packed = f", operand {k.packed_operand}'s panel copied" if k.packed_operand is not None else ""
-    if k.panel_transpose is not None:
-        packed = f", operand {k.packed_operand}'s panel transposed from op{k.panel_transpose}'s input"
+    packed = f", operand {k.packed_operand}'s panel transposed from op{k.panel_transpose}'s input" \
+        if k.panel_transpose is not None else f", operand {k.packed_operand}'s panel copied" if k.copies_panel else ""
     if k.interchange:
         packed += f", iterators interchanged {k.interchange} (lanes along the output row)"
     regs = f"{k.accumulators} vector accumulators" if k.scalar is None else \

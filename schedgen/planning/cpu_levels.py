@@ -792,7 +792,7 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
                             accumulators=mr * vecs, scalar=scalar_reason(op, tile),
                             interchange=_lanes_interchange(op, v, m))
     kernel = _with_dot_column(op, _with_panel_copy(op, kernel, ext, v, m, nr, mr), v, nr, cpu)
-    return _with_panel_transpose(payload, op, kernel, v, candidates, cpu) if in_forall else kernel
+    return _with_panel_transpose(payload, op, kernel, v, m, candidates, cpu) if in_forall else kernel
 
 
 def _root_order(op: TileableOp, root: TileableOp, out_dims: list[int]) -> list[int] | None:
@@ -871,7 +871,7 @@ def _with_dot_column(op: TileableOp, kernel: RegisterKernel, v: int, nr: int, cp
     return kernel.model_copy(update=update)
 
 
-def _with_panel_transpose(payload: Payload, op: TileableOp, kernel: RegisterKernel, v: int,
+def _with_panel_transpose(payload: Payload, op: TileableOp, kernel: RegisterKernel, v: int, m: int | None,
                           candidates: set[int], cpu: CpuInfo) -> RegisterKernel:
     """`kernel` with its packed operand's producer, a transpose in the nest
     that the contraction alone reads, computed per panel straight into the
@@ -884,8 +884,7 @@ def _with_panel_transpose(payload: Payload, op: TileableOp, kernel: RegisterKern
     the layer on one thread). Only where the panels divide the tile (no
     partial panel, no dot column) and the transpose's register blocks
     divide its panel."""
-    k = _packed_operand(op, v, _vector_dims(op, kernel.contraction_extents)[1]) \
-        if kernel.packed_operand is None else kernel.packed_operand
+    k = _packed_operand(op, v, m) if kernel.packed_operand is None else kernel.packed_operand
     if k is None or kernel.dot_column is not None or kernel.remainder(kernel.panel_sizes) is not None:
         return kernel
     value = op.operands[k].value
