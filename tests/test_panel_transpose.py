@@ -19,7 +19,6 @@ from schedgen.ir.apply import apply_schedule
 from schedgen.ir.context import new_context
 from schedgen.ir.load import load_payload
 from schedgen.model.cpu import CpuInfo
-from schedgen.model.plan import Plan
 from schedgen.model.target import CPU_PRESETS, Target
 from schedgen.planning.planner import plan
 from schedgen.run.arrays import random_inputs
@@ -102,7 +101,7 @@ def test_a_linear_weights_transpose_is_written_per_panel_into_the_panel_buffer(t
         assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected])), threads
 
 
-def _linears(p: Plan, payload_ops: list) -> list[tuple[int, int]]:
+def _linears(payload_ops: list) -> list[tuple[int, int]]:
     """(transpose, matmul) pairs of a plan's payload: a linalg.transpose read by a matmul alone."""
     pairs = []
     for t in payload_ops:
@@ -122,7 +121,7 @@ def test_vits_linear_weights_are_transposed_per_panel_in_their_matmuls_nests() -
     per panel."""
     payload = load_payload(ROOT / "corpus/vit_block.mlir")
     p = plan(payload, AVX2)
-    pairs = _linears(p, payload.ops)
+    pairs = _linears(payload.ops)
     assert len(pairs) == 4, pairs
     transposed = {k.contraction: k.panel_transpose for k in p.kernels}
     for t, mm in pairs:
