@@ -89,7 +89,8 @@ def test_a_linear_weights_transpose_is_written_per_panel_into_the_panel_buffer(t
     # The result, and one K x nr panel the transpose writes: no transposed tile, no copy.
     assert sorted(_allocs(transformed)) == sorted([[rows, 96], [64, nr]]), _allocs(transformed)
     with new_context():
-        names = {op.name for op in ops(ir.Module.parse(transformed))}
+        module = ir.Module.parse(transformed)  # kept alive while its ops are read
+        names = {op.name for op in ops(module)}
     assert not {"linalg.copy", "memref.copy"} & names
     report = verify(path, schedule)
     assert report.numbers_ok and report.computed_once and report.budget_ok
