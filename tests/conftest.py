@@ -56,3 +56,16 @@ def assert_traffic_as_planned(nests) -> None:
             assert n.traffic_exact and n.traffic_bytes is not None, (n.id, n.problem)
             assert n.traffic_bytes <= n.planned_traffic_bytes <= 1.001 * n.traffic_bytes, \
                 (n.id, n.traffic_bytes, n.planned_traffic_bytes)
+
+
+def assert_runs_as_untransformed(payload: Path, transformed: str, seed: int = 0, threads=(1, 2)) -> None:
+    """The transformed payload (text) computes the untransformed one's
+    numbers on random inputs, on each thread count."""
+    from schedgen.run.compare import compare
+
+    model = load_payload(payload)
+    inputs = random_inputs(list(model.arg_types), seed)
+    expected = run_function(payload.read_text(), model.func_name, inputs)
+    for t in threads:
+        got = run_function(transformed, model.func_name, inputs, threads=t)
+        assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected])), t

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, assert_runs_as_untransformed
 from ir_helpers import ops
 from mlir import ir
 
@@ -21,9 +21,6 @@ from schedgen.ir.load import load_payload
 from schedgen.model.cpu import CpuInfo
 from schedgen.model.target import CPU_PRESETS, Target
 from schedgen.planning.planner import plan
-from schedgen.run.arrays import random_inputs
-from schedgen.run.compare import compare
-from schedgen.run.execute import run_function
 
 # This machine class: 2 AVX2 cores, 16 registers, a 1 MiB budget (cpu-host's least).
 AVX2 = Target(name="cpu-avx2", memory_bytes=1 << 20,
@@ -94,12 +91,7 @@ def test_a_linear_weights_transpose_is_written_per_panel_into_the_panel_buffer(t
     assert not {"linalg.copy", "memref.copy"} & names
     report = verify(path, schedule)
     assert report.numbers_ok and report.computed_once and report.budget_ok
-    model = load_payload(path)
-    inputs = random_inputs(list(model.arg_types), 0)
-    expected = run_function(text, model.func_name, inputs)
-    for threads in (1, 2):
-        got = run_function(transformed, model.func_name, inputs, threads=threads)
-        assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected])), threads
+    assert_runs_as_untransformed(path, transformed)
 
 
 def _linears(payload_ops: list) -> list[tuple[int, int]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import assert_traffic_as_planned
+from conftest import assert_runs_as_untransformed, assert_traffic_as_planned
 from ir_helpers import enclosing_loop, ops
 
 from schedgen.check.check import check
@@ -19,9 +19,6 @@ from schedgen.ir.load import load_payload
 from schedgen.model.plan import NoteKind, Plan
 from schedgen.model.target import CPU_PRESETS, PRESETS, Target
 from schedgen.planning.planner import plan
-from schedgen.run.arrays import random_inputs
-from schedgen.run.compare import compare
-from schedgen.run.execute import run_function
 
 # One zero fill, the init of two matmuls whose results are returned apart (torch-mlir shares fills so).
 TWO = """
@@ -94,13 +91,7 @@ def test_a_fill_two_nests_read_is_computed_in_each(target: Target, tmp_path: Pat
     assert report.numbers_ok and report.computed_once and report.budget_ok, report.check.recomputed
     assert_traffic_as_planned(report.nests)
     if target.cpu is not None:
-        model = load_payload(path)
-        inputs = random_inputs(list(model.arg_types), 1)
-        expected = run_function(path.read_text(), model.func_name, inputs)
-        transformed = apply_schedule(path, sched)
-        for threads in (1, 2):
-            got = run_function(transformed, model.func_name, inputs, threads=threads)
-            assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected])), threads
+        assert_runs_as_untransformed(path, apply_schedule(path, sched), seed=1)
 
 
 def test_a_fill_an_untiled_op_reads_whole_is_computed_once(tmp_path: Path) -> None:
