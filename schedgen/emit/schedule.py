@@ -189,7 +189,7 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str, nest: LoopNest | None) 
             "fused": [{"op": i, "var": member[i], "label": f"op{i} {plan.ops[i].name}",
                        "mark": _mark(i, nest)} for i in t.fused],
             "fused_steps": fused_steps,
-            "peels": [{"loop": dim_loops[d], "what": "tiles", "size": size, "last": last}
+            "peels": [{"loop": dim_loops[d], "what": "tiles", "size": size, "last": last, "canonicalize": False}
                       for d, size, last in t.remainders()],
             # a pad's planes: filled and copied in place (the tiled pad's handle, its outermost loop)
             "in_place": (current, register_loops[0]) if t.in_place and register_loops else None,
@@ -271,15 +271,23 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "merge_slices": k.copies_panel and not c_is_root and bool(k.remainder(k.panel_sizes)),
         "merge_before": c_final,
         "copy_sizes": k.copy_sizes, "copy_loops": [f"{base}_cl{d}" for d, s in enumerate(k.copy_sizes) if s],
-        # loops whose last tile is a remainder: peeled, innermost first (so that the inner peels are
-        # copied into the outer remainders too)
-        "peels": [{"loop": loop, "what": what, "size": max(sizes), "last": last}
-                  for loop, what, sizes in ((_remainder_loop(red_loops, k.reduction_sizes), "steps",
-                                             k.reduction_sizes),
-                                            (_remainder_loop(row_loops[:-1] + [row_loop], row_sizes), "rows",
-                                             k.row_sizes), (panel_loop, "panels", k.panel_sizes))
-                  if (last := k.remainder(sizes))],
+        "peels": _kernel_peels(k, red_loops, row_loops[:-1] + [row_loop], row_sizes, panel_loop),
     }
+
+
+def _kernel_peels(k: RegisterKernel, red_loops: list[str], row_loops: list[str], row_sizes: list[int],
+                  panel_loop: str) -> list[dict]:
+    """A kernel's loops whose last tile is a remainder: peeled, innermost
+    first (so that the inner peels are copied into the outer remainders
+    too). A panel transpose's blocks and buffer are sized by the panel until
+    its peel (min(16, n - j)): canonicalized in both bodies, they become
+    static and vectorize."""
+    return [{"loop": loop, "what": what, "size": max(sizes), "last": last,
+             "canonicalize": what == "panels" and k.panel_transpose is not None}
+            for loop, what, sizes in ((_remainder_loop(red_loops, k.reduction_sizes), "steps", k.reduction_sizes),
+                                      (_remainder_loop(row_loops, row_sizes), "rows", k.row_sizes),
+                                      (panel_loop, "panels", k.panel_sizes))
+            if (last := k.remainder(sizes))]
 
 
 def _dot_view(k: RegisterKernel, base: str, row_sizes: list[int], root_var: str) -> dict | None:

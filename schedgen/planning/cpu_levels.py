@@ -881,11 +881,12 @@ def _with_panel_transpose(payload: Payload, op: TileableOp, kernel: RegisterKern
     3.5 ms block). Also where too few row tiles reuse a panel for a copy to
     pay (MIN_PANEL_REUSE): the transpose writes its tile anyway, and per
     panel its rows are contiguous (BERT's 32 tokens: 0.315 -> 0.288 ms for
-    the layer on one thread). Only where the panels divide the tile (no
-    partial panel, no dot column) and the transpose's register blocks
-    divide its panel."""
+    the layer on one thread). Also under a peeled last panel: its blocks are
+    cut by the panel's width until the peel, then static (GPT-2's 1000-token
+    head by 500 columns, a last panel of 4). Not with a dot column, and only
+    where the transpose's register blocks divide a full panel."""
     k = _packed_operand(op, v, m) if kernel.packed_operand is None else kernel.packed_operand
-    if k is None or kernel.dot_column is not None or kernel.remainder(kernel.panel_sizes) is not None:
+    if k is None or kernel.dot_column is not None:
         return kernel
     value = op.operands[k].value
     if value.kind != "op" or value.index not in candidates:

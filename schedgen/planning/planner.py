@@ -1088,7 +1088,10 @@ def _unfuse_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes
     tiles leave the register kernel more empty panel columns than the nest
     without it (an im2col copy's whole output rows: 98 pixels in panels of
     32, 23% empty, against 196 pixels, 12%; resnet_down_block 0.45 -> 0.50 ms
-    fused)."""
+    fused). A few (PANEL_WASTE) do not outweigh a transpose the kernel
+    computes per panel: the nest of its own that it saves (GPT-2's
+    1000-token head in 500-column tiles with its weight's transpose, 2%
+    against 1%: 0.52 -> 0.48 ms for the layer on one thread)."""
     def moved(ms: frozenset[int], s: Sizes) -> int:
         t = nest.traffic(ms, s)
         assert t is not None
@@ -1124,7 +1127,8 @@ def _unfuse_costly(payload: Payload, nest: _Nest, members: frozenset[int], sizes
                               f"{nest.forall_tiles(members, sizes)} tile(s) for {nest.cores} cores, without "
                               f"{nest.forall_tiles(keep, found)} ({moves})"))
             members, sizes = keep, found
-        elif (waste := nest.panel_waste(members, sizes)) > (apart := nest.panel_waste(keep, found)):
+        elif (waste := nest.panel_waste(members, sizes)) > (apart := nest.panel_waste(keep, found)) and \
+                not (waste <= PANEL_WASTE and nest.panel_transposed(members, sizes, p)):
             notes.append(Note(kind=NoteKind.NOT_FUSED, text=f"{labels} not fused: with {it}, {waste:.0%} of the "
                               "register kernel's panel columns are empty (a narrower last panel takes as long as a "
                               f"full one), without {apart:.0%} ({moves})"))
@@ -1897,9 +1901,10 @@ def _merged_nest_once(payload: Payload, target: Target, c: LoopNest, m: int, ins
     # CPU targets: as for producers fused at the forall level (_unfuse_costly), not where the merged
     # tiles leave the register kernel many more empty panel columns than apart (resnet_down_block's
     # im2col copy: 98-pixel tiles in panels of 32, 23% against 12%, 0.417 -> 0.458 ms on one core). A
-    # few do not outweigh the copy's traffic and a tile per core (ResNet-18's 28x28 convolutions: 392
-    # pixels, 2% against none with the channels split, 1.027 -> 0.999 ms, 2 threads 0.611 -> 0.560).
-    if (waste := nest.panel_waste(members, sizes)) > MERGED_WASTE and waste > _Nest(payload, root, target).panel_waste(
+    # few (PANEL_WASTE) do not outweigh the copy's traffic and a tile per core (ResNet-18's 28x28
+    # convolutions: 392 pixels, 2% against none with the channels split, 1.027 -> 0.999 ms, 2 threads
+    # 0.611 -> 0.560).
+    if (waste := nest.panel_waste(members, sizes)) > PANEL_WASTE and waste > _Nest(payload, root, target).panel_waste(
             frozenset(o.index for o in c.ops), _nest_sizes(c, root)):
         return None
     # Nor where the merged forall has fewer tiles than cores and the nest apart had more (a convolution
@@ -1925,8 +1930,9 @@ def _merged_nest_once(payload: Payload, target: Target, c: LoopNest, m: int, ins
     return made if made.footprint_bytes <= target.memory_bytes else None
 
 
-# The share of empty panel columns a K-loop merge may leave on CPU targets (_merged_nest).
-MERGED_WASTE = 0.1
+# The share of empty panel columns that fused tiles may leave on CPU targets where the fusion saves a
+# nest's traffic (_merged_nest, _unfuse_costly).
+PANEL_WASTE = 0.1
 
 
 def _nest_sizes(n: LoopNest, root: TileableOp) -> Sizes:
