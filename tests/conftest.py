@@ -9,11 +9,18 @@ import numpy as np
 import pytest
 
 from schedgen.ir.load import load_payload
+from schedgen.model.cpu import CpuInfo
+from schedgen.model.target import Target
 from schedgen.run.arrays import random_inputs, read_inputs
 from schedgen.run.execute import run_function
 
 ROOT = Path(__file__).resolve().parent.parent
 PAYLOADS = sorted((ROOT / "payloads").glob("*.mlir"))
+
+# The machine class of the sessions' measurements: 2 AVX2 cores, 16 registers, a 1 MiB budget (cpu-host's least).
+AVX2 = Target(name="cpu-avx2", memory_bytes=1 << 20,
+              cpu=CpuInfo(cores=2, vector_bits=256, vector_registers=16, l1_bytes=32 * 1024,
+                          l2_bytes=512 * 1024, l3_bytes=32 * 1024 * 1024, model="AVX2, 2 cores (test)"))
 
 
 @pytest.fixture(scope="session")

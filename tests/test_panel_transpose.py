@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, assert_runs_as_untransformed
+from conftest import AVX2, ROOT, assert_runs_as_untransformed
 from ir_helpers import ops
 from mlir import ir
 
@@ -18,14 +18,9 @@ from schedgen.emit.schedule import render
 from schedgen.ir.apply import apply_schedule
 from schedgen.ir.context import new_context
 from schedgen.ir.load import load_payload
-from schedgen.model.cpu import CpuInfo
 from schedgen.model.target import CPU_PRESETS, Target
 from schedgen.planning.planner import plan
 
-# This machine class: 2 AVX2 cores, 16 registers, a 1 MiB budget (cpu-host's least).
-AVX2 = Target(name="cpu-avx2", memory_bytes=1 << 20,
-              cpu=CpuInfo(cores=2, vector_bits=256, vector_registers=16, l1_bytes=32 * 1024,
-                          l2_bytes=512 * 1024, l3_bytes=32 * 1024 * 1024, model="AVX2, 2 cores (test)"))
 TARGETS = [CPU_PRESETS["cpu-avx512"], AVX2]
 
 # y = relu(x W^T + b), W as torch stores it ([out, in]).

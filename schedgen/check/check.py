@@ -57,7 +57,7 @@ from schedgen.ir.apply import (
 from schedgen.ir.context import parse_file
 from schedgen.ir.isolated import apply_isolated_to
 from schedgen.ir.load import LoadedPayload, iteration_domain, load
-from schedgen.ir.normalize import generalize, runs_img2col
+from schedgen.ir.normalize import generalize, runs_cpu_steps
 from schedgen.ir.queries import clone_module, find_func, indexing_maps
 from schedgen.ir.tags import NEST, ORIGIN, TAG
 from schedgen.model.payload import Payload, TileableOp, is_tileable
@@ -274,7 +274,7 @@ def check(payload_path: Path | str, schedule_path: Path | str, func: str | None 
     """Apply the schedule to a copy of the payload and report (nests as they
     stand after the tiling stage, for a CPU schedule); SchedgenError when
     the schedule does not apply."""
-    return inspect(load(payload_path, func, weights=False, cpu=runs_img2col(schedule_path)), schedule_path, memory,
+    return inspect(load(payload_path, func, weights=False, cpu=runs_cpu_steps(schedule_path)), schedule_path, memory,
                    footprint)
 
 

@@ -19,7 +19,7 @@ from schedgen.check.check import CheckReport, NestReport, format_check, inspect
 from schedgen.errors import ExecutionError
 from schedgen.ir.apply import not_executable
 from schedgen.ir.load import load
-from schedgen.ir.normalize import runs_img2col
+from schedgen.ir.normalize import runs_cpu_steps
 from schedgen.model.payload import Payload
 from schedgen.progress import phase
 from schedgen.run.arrays import random_inputs, read_inputs
@@ -105,7 +105,7 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
     seed and inputs (the same IR computes the same numbers); filled here."""
     payload_path = Path(payload_path)
     phase("loading the payload")
-    loaded = load(payload_path, func, weights=False, cpu=runs_img2col(schedule_path))  # the children parse them
+    loaded = load(payload_path, func, weights=False, cpu=runs_cpu_steps(schedule_path))  # the children parse them
     model = loaded.model
     opt = _opt_level(model)
     with tempfile.TemporaryDirectory(prefix="schedgen-verify-") as tmp:

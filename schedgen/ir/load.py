@@ -15,7 +15,7 @@ from mlir import ir
 
 from schedgen.errors import SchedgenError
 from schedgen.ir.context import new_context, parse_file, without_resources
-from schedgen.ir.normalize import generalize, img2col_convs, needed_steps, normalize
+from schedgen.ir.normalize import generalize, img2col_convs, needed_steps, normalize, transpose_b_matmuls
 from schedgen.ir.queries import (
     clone_module,
     find_func,
@@ -208,10 +208,12 @@ def load(path: Path | str, func: str | None = None, weights: bool = True, cpu: b
         fn = select_function(module, str(path), func)
         steps = needed_steps(fn.operation, cpu)
         convs = img2col_convs(fn.operation) if "img2col" in steps else ()
-        normalize(module, symbol(fn), steps, convs)
+        gemvs = transpose_b_matmuls(fn.operation) if "transpose_b" in steps else ()
+        normalize(module, symbol(fn), steps, convs, gemvs)
         generalized = clone_module(module)  # op order pairs the two up
         generalize(generalized.operation)
-        model = replace(_build(module, generalized.operation, str(path), symbol(fn), steps), img2col_convs=convs)
+        model = replace(_build(module, generalized.operation, str(path), symbol(fn), steps), img2col_convs=convs,
+                        transpose_b_matmuls=gemvs)
         stamp_tags(module, model)
     return LoadedPayload(ctx, module, model, text)
 

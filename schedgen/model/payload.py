@@ -199,6 +199,7 @@ class Payload:
     # schedgen.ir.normalize steps the schedule runs first (the model is of the IR after them)
     normalize: tuple[str, ...] = ()
     img2col_convs: tuple[str, ...] = ()  # the operand types of the convolutions the img2col step converts
+    transpose_b_matmuls: tuple[str, ...] = ()  # the operand types of the matmuls the transpose_b step rewrites
 
     def where(self, op: TileableOp) -> str:
         return f"{self.path}:{op.line}"

@@ -300,6 +300,7 @@ class Plan(BaseModel):
     parallel_nests: list[int] = []  # ids of the nests whose scf.forall runs on all cores (scf.parallel)
     normalize: list[str] = []  # schedgen.ir.normalize steps the schedule runs before it matches ops
     img2col_convs: list[str] = []  # operand types of the convolutions its img2col step converts
+    transpose_b_matmuls: list[str] = []  # operand types of the matmuls its transpose_b step rewrites
     traffic_bytes: int | None = None  # main-memory traffic of the whole plan
     traffic_lower_bound: int | None = None  # an I/O lower bound for the payload at this budget
     traffic_per_contraction_bound: int | None = None  # issue 15's yardstick (analysis/traffic.py)

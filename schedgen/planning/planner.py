@@ -746,7 +746,7 @@ def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
     result = Plan(payload=payload.path, func=payload.func_name, target=target, fuse_mode=mode,
                   ops=[op_ref(o) for o in payload.ops], nests=nests, untiled=untiled, footprint_mode=footprint_mode,
                   precise_checks=checker.checks if checker else 0, groups=infos, normalize=list(payload.normalize),
-                  img2col_convs=list(payload.img2col_convs))
+                  img2col_convs=list(payload.img2col_convs), transpose_b_matmuls=list(payload.transpose_b_matmuls))
     result.nests = [n.model_copy(update={"traffic_bytes": nest_traffic(payload, n).total}) for n in result.nests]
     result.traffic_bytes = plan_traffic(payload, result).total
     result.traffic_lower_bound = lower_bound(payload, target.memory_bytes)
