@@ -123,9 +123,10 @@ def test_a_weight_transpose_under_a_peeled_last_panel_is_written_per_panel_and_v
     """100 output features: panels of nr and a peeled last one of 4
     columns. The transpose writes both panel buffers; its blocks, cut by the
     panel's width until the peel, are static after it, so every op of the
-    applied IR is vector code (at 857efdb..84dca84 the transpose stood in a
-    nest of its own; without the canonicalization after the peel, the full
-    panels' transposes and contractions stayed scalar)."""
+    applied IR is vector code. At 84dca84 the transpose wrote a 64x100 tile
+    at the forall level that the kernel read (no panel transpose under a
+    peel); without the canonicalization after the peel, the full panels'
+    transposes and contractions stayed scalar."""
     path = tmp_path / "linear.mlir"
     path.write_text(linear(32).replace("96", "100"))
     p = plan(load_payload(path), target)
