@@ -569,9 +569,11 @@ def tiled_nest(payload: Payload, nest: NestShape, alignment: int = 1) -> TiledNe
 def innermost_tiles(payload: Payload, nest: LoopNest) -> dict[int, list[DimTile]]:
     """The tile each op of a planned nest iterates over in its innermost loop
     body: the forall-level tiles, with the plan's sequential (reduction or
-    two-level inner) loop sizes on the dims they tile."""
+    two-level inner) loop sizes on the dims they tile, and the row loop's
+    (LoopNest.row_tiles) on the root's."""
     root = payload.ops[nest.root.index]
-    sizes = tuple(s or root.domain[d] for d, s in enumerate(nest.tile_sizes))
+    rows = nest.row_tiles or [0] * len(root.domain)
+    sizes = tuple(r or s or root.domain[d] for d, (s, r) in enumerate(zip(nest.tile_sizes, rows)))
     reduced = {(r.op, r.dim): r.size for r in nest.reduction_tiling}
     tiles = nest_tiles(payload, nest.root.index, frozenset(o.index for o in nest.ops), sizes,
                        tuple(c.index for c in nest.consumers), reduced,

@@ -131,13 +131,18 @@ def _root(v: ir.Value, top: ir.Operation) -> ir.Value:
 
 
 def _assembled(v: ir.Value) -> bool:
-    """A loop result built from slices (tensor.insert_slice of part of its carried value)."""
+    """A loop result built from slices (tensor.insert_slice of part of its carried value), also through the
+    loops nested in it (a row loop over several dims)."""
     if not isinstance(v, ir.OpResult) or owner_op(v).name != "scf.for":
         return False
     ops = owner_op(v).regions[0].blocks[0].operations
     yielded = ops[len(ops) - 1].operands[v.result_number]
-    return isinstance(yielded, ir.OpResult) and owner_op(yielded).name == "tensor.insert_slice" \
-        and owner_op(yielded).operands[0].type != yielded.type
+    if not isinstance(yielded, ir.OpResult):
+        return False
+    inner = owner_op(yielded)
+    if inner.name == "scf.for":
+        return _assembled(yielded)
+    return inner.name == "tensor.insert_slice" and inner.operands[0].type != yielded.type
 
 
 def _holds_data(v: ir.Value) -> bool:

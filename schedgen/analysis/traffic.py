@@ -83,6 +83,8 @@ def _reads_init(payload: Payload, init: Operand) -> bool:
 def nest_traffic(payload: Payload, nest: LoopNest) -> Traffic:
     if nest.levels == 2:
         return _two_level_traffic(payload, nest)
+    if nest.row_tiles:
+        return _row_loop_traffic(payload, nest)
     root = payload.ops[nest.root.index]
     sizes = tuple(t or n for t, n in zip(nest.tile_sizes, root.domain))
     shape = NestShape(root.index, frozenset(o.index for o in nest.ops), sizes,
@@ -91,6 +93,36 @@ def nest_traffic(payload: Payload, nest: LoopNest) -> Traffic:
     traffic = shape_traffic(payload, shape, bool(nest.reuse_dest))
     assert traffic is not None, "a planned nest's members share it"
     return traffic
+
+
+def _row_loop_traffic(payload: Payload, nest: LoopNest) -> Traffic:
+    """A nest whose row blocks an scf.for walks inside the forall
+    (LoopNest.row_tiles; no reduction loops, consumers or loop producers):
+    its traffic with the row blocks as forall tiles, less the re-reads of
+    the outside tiles that do not move with the rows. Those (a column block
+    of a matmul's B) stay in local memory across the row loop: read once per
+    forall tile, not once per row block."""
+    root = payload.ops[nest.root.index]
+    members = frozenset(o.index for o in nest.ops)
+    shape = NestShape(root.index, members, tuple(r or s or n for s, r, n in
+                                                 zip(nest.tile_sizes, nest.row_tiles, root.domain)))
+    tiled = tiled_nest(payload, shape)
+    blocks = shape_traffic(payload, shape, tiled=tiled)
+    assert tiled is not None and blocks is not None, "a planned nest's members share it"
+    rows = {("d", d) for d, r in enumerate(nest.row_tiles) if r}
+    trips = prod(tile_count(n, r) for n, r in zip(root.domain, nest.row_tiles) if r)
+    seen: set[tuple] = set()
+    saved = 0
+    for idx in sorted(tiled.members):
+        for k, operand in enumerate(payload.ops[idx].operands):
+            t = operand_tile(operand, tiled.inner(idx))
+            if operand.is_init or (operand.value.kind == "op" and operand.value.index in members) or t is None \
+                    or any(lp in rows for x in t for lp, _ in x.offset[0]) or (operand.value, tuple(t)) in seen:
+                continue
+            seen.add((operand.value, tuple(t)))
+            saved += operand_traffic(payload, shape, tiled, idx, k) * (trips - 1) // trips
+    tiles = prod(tile_count(n, s) for n, s in zip(root.domain, nest.tile_sizes) if s)
+    return Traffic(read=blocks.read - saved, written=blocks.written, tiles=tiles)
 
 
 def shape_traffic(payload: Payload, shape: NestShape, reuse_dest: bool = False,

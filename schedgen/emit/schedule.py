@@ -78,6 +78,8 @@ def _nest_view(plan: Plan, n: LoopNest, kernel_views: list[dict]) -> dict:
         "ops": ", ".join(o.label for o in n.ops),
         "tile_sizes": n.tile_sizes, "dims": ", ".join(f"d{d}" for d in range(root_dims)),
         "reductions": n.reduction_tiling, "footprint": n.footprint_bytes, "budget": n.budget_bytes,
+        "row_loop": {"sizes": n.row_tiles, "tiled": f"n{n.id}_rows_op{n.root.index}",
+                     "loops": [f"n{n.id}_rows_d{d}" for d, s in enumerate(n.row_tiles) if s]} if n.row_tiles else None,
         "percent": round(100 * n.footprint_bytes / n.budget_bytes), "notes": n.notes,
         "analytic": n.analytic_footprint_bytes, "buffers": len(n.local_buffers),
         "loop_kind": n.loop_kind, "root_var": _var(n.root.index), "tiled": f"n{n.id}_op{n.root.index}", "loop": loop,

@@ -67,6 +67,7 @@ class NoteKind(str, Enum):
     LOOP_FUSED = "loop-fused"  # another nest's ops computed inside a contraction's reduction loop
     PRECISE_FOLDED = "precise-folded"  # the simulation lost an op: the analytic footprint is used
     RECOMPUTED = "recomputed"  # a producer reading no tensor, computed again in each nest that reads it
+    ROWS_IN_ORDER = "rows-in-order"  # CPU: row blocks walked by an scf.for inside a forall over column blocks
 
 
 class Note(BaseModel):
@@ -114,6 +115,9 @@ class LoopNest(BaseModel):
     # transfer, as the footprint and traffic count it) once the nest is built (memory targets).
     shared_tiles: list[str] = []
     reduction_tiling: list[ReductionTiling] = []
+    # CPU targets (cpu_levels.rows_in_order): per root dim, the tiles of a sequential scf.for over row blocks
+    # inside the forall (0 = not tiled), every member fused into it; [] = none.
+    row_tiles: list[int] = []
     footprint_bytes: int  # the figure checked against the budget (precise peak in precise mode)
     budget_bytes: int
     footprint_items: list[FootprintItem]  # the analytic estimate's terms
@@ -326,6 +330,9 @@ def format_table(plan: Plan) -> str:
         lines.append(f"{'':<5}   axes (x)(y)(r): {n.axis_groups}")
         if n.traffic_bytes is not None:
             lines.append(f"{'':<5}   traffic: {_mb(n.traffic_bytes)} to and from main memory")
+        if n.row_tiles:
+            lines.append(f"{'':<5}   rows: [{', '.join(map(str, n.row_tiles))}] of op{n.root.index} by an scf.for "
+                         "inside the forall, every op fused into it")
         for r in n.reduction_tiling:
             kind = "inner loop: dim" if n.levels == 2 else "reduction dim"
             lines.append(f"{'':<5}   {kind} d{r.dim} of op{r.op} tiled by {r.size} of {r.extent} (scf.for)")

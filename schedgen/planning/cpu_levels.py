@@ -933,19 +933,28 @@ def panel_operand(op: TileableOp, ext: list[int], cpu: CpuInfo) -> int | None:
     return None if dims is None else _packed_operand(op, *dims)
 
 
+def copied_panel(op: TileableOp, ext: list[int], cpu: CpuInfo) -> int | None:
+    """The input whose panel a register kernel of `op` at these extents
+    copies into a buffer (_panel_to_copy), if any."""
+    dims = _kernel_dims(op, ext, cpu)
+    if dims is None:
+        return None
+    _, mr, _ = _register_block(op, ext, cpu, peel=True)
+    return _panel_to_copy(op, ext, *dims, mr)
+
+
 def panel_bytes(op: TileableOp, ext: list[int], cpu: CpuInfo) -> int:
     """The bytes of the panel that `op`'s register kernel at these extents
     copies (a matmul's B: its reduction chunk times nr columns), 0 without
     one. Enough row tiles read that panel again to pay for the copy
     (_panel_to_copy), each while the other operand streams past it, so it
     should stay in L1. A panel few row tiles read gains little there."""
-    dims = _kernel_dims(op, ext, cpu)
-    if dims is None:
-        return 0
-    nr, mr, _ = _register_block(op, ext, cpu, peel=True)
-    k = _panel_to_copy(op, ext, *dims, mr)
+    k = copied_panel(op, ext, cpu)
     if k is None:
         return 0
+    dims = _kernel_dims(op, ext, cpu)
+    assert dims is not None
+    nr, _, _ = _register_block(op, ext, cpu, peel=True)
     operand = op.operands[k]
     return prod(nr if e.as_dim() == dims[0] else ext[e.as_dim()]  # type: ignore[union-attr]
                 for e in operand.exprs) * operand.element_bytes  # type: ignore[union-attr]

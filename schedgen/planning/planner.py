@@ -97,6 +97,7 @@ from schedgen.planning.cpu_levels import (
     transposes_panel,
 )
 from schedgen.planning.precise import PreciseChecker
+from schedgen.planning.row_order import rows_in_order
 
 
 def op_ref(op: TileableOp) -> OpRef:
@@ -747,6 +748,8 @@ def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
                   ops=[op_ref(o) for o in payload.ops], nests=nests, untiled=untiled, footprint_mode=footprint_mode,
                   precise_checks=checker.checks if checker else 0, groups=infos, normalize=list(payload.normalize),
                   img2col_convs=list(payload.img2col_convs), transpose_b_matmuls=list(payload.transpose_b_matmuls))
+    if target.cpu is not None:
+        result.nests = [rows_in_order(payload, n, target.cpu) for n in result.nests]
     result.nests = [n.model_copy(update={"traffic_bytes": nest_traffic(payload, n).total}) for n in result.nests]
     result.traffic_bytes = plan_traffic(payload, result).total
     result.traffic_lower_bound = lower_bound(payload, target.memory_bytes)

@@ -1,0 +1,157 @@
+"""CPU targets: a register kernel that copies a panel has its row blocks
+walked in order by an scf.for inside a forall over column blocks
+(planning/row_order.py, issue 16): the row blocks of one column block copy
+their panels from a source the block before left in cache, and B leaves
+main memory once per column block (1024³ on AVX2: a quarter of the time
+was in the copies)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import AVX2, assert_runs_as_untransformed
+from ir_helpers import ops, parse
+from mlir import ir
+
+from schedgen.analysis.measure import const_int
+from schedgen.check.verify import verify
+from schedgen.emit.schedule import render
+from schedgen.ir.apply import apply_schedule
+from schedgen.ir.load import load_payload
+from schedgen.model.plan import NoteKind
+from schedgen.planning.planner import plan
+from schedgen.planning.row_order import rows_in_order
+
+# 2 AVX2 cores, half of the 1 MiB budget: the searched tile is [128, 64] of 256x128 (whole K), so the
+# forall would have 2 x 2 tiles; with the row loop it has 2 column blocks, each walking 2 row blocks.
+TARGET = AVX2.model_copy(update={"memory_bytes": 1 << 19})
+
+MATMUL = """
+func.func @mm(%a: tensor<256x512xf32>, %b: tensor<512x128xf32>) -> tensor<256x128xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x128xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<256x128xf32>) -> tensor<256x128xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<256x512xf32>, tensor<512x128xf32>) outs(%f : tensor<256x128xf32>)
+      -> tensor<256x128xf32>
+  return %r : tensor<256x128xf32>
+}
+"""
+
+# The same product with B = transpose(W): the kernel transposes W's panels itself (panel_transpose), which a
+# row loop would do again per row block.
+LINEAR = """
+func.func @mm(%a: tensor<256x512xf32>, %w: tensor<128x512xf32>) -> tensor<256x128xf32> {
+  %z = arith.constant 0.0 : f32
+  %et = tensor.empty() : tensor<512x128xf32>
+  %b = linalg.transpose ins(%w : tensor<128x512xf32>) outs(%et : tensor<512x128xf32>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<256x128xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<256x128xf32>) -> tensor<256x128xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<256x512xf32>, tensor<512x128xf32>) outs(%f : tensor<256x128xf32>)
+      -> tensor<256x128xf32>
+  return %r : tensor<256x128xf32>
+}
+"""
+
+
+def _payload(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "mm.mlir"
+    path.write_text(text)
+    return path
+
+
+def _loop_steps(op: ir.Operation) -> list[int | None]:
+    return [const_int(op.operands[2])] if op.name == "scf.for" else []
+
+
+def test_row_blocks_walk_in_order_inside_column_blocks(tmp_path: Path) -> None:
+    path = _payload(tmp_path, MATMUL)
+    p = plan(load_payload(path, cpu=True), TARGET)
+    (nest,) = p.nests
+    assert nest.tile_sizes == [0, 64, 0] and nest.row_tiles == [128, 0, 0], (nest.tile_sizes, nest.row_tiles)
+    assert any(n.kind == NoteKind.ROWS_IN_ORDER for n in nest.notes)
+    assert nest.id in p.parallel_nests
+    # A read once per column block, B and C once: the row loop keeps B's column block local
+    assert nest.traffic_bytes == (2 * 256 * 512 + 512 * 128 + 256 * 128) * 4
+    schedule = tmp_path / "mm.schedule.mlir"
+    schedule.write_text(render(p))
+    transformed = apply_schedule(path, schedule)
+    module = parse(transformed)  # kept alive while its ops are read
+    (par,) = [op for op in ops(module) if op.name == "scf.parallel"]
+    assert [const_int(v) for v in par.operands] == [0, 2, 1], "one trip per column block"
+    steps = [s for op in ops(par) for s in _loop_steps(op)]
+    assert 128 in steps, steps  # the row loop, inside the parallel loop
+    report = verify(path, schedule)
+    assert report.numbers_ok and report.budget_ok and report.computed_once
+    (measured,) = report.check.nests
+    assert measured.footprint_bytes == nest.footprint_bytes
+    assert measured.traffic_bytes == nest.traffic_bytes
+    assert_runs_as_untransformed(path, transformed)
+
+
+@pytest.mark.parametrize("text", [MATMUL, LINEAR], ids=["matmul", "linear"])
+def test_a_transposed_panel_keeps_its_forall(text: str, tmp_path: Path) -> None:
+    """At 1 MiB the Linear's kernel transposes W's panels itself (the
+    transpose is fused). Tiled [128, 64], the plain matmul would get the row
+    loop, but not the Linear: the transpose's tile does not move with the
+    rows, so a row loop would compute it once per row block."""
+    payload = load_payload(_payload(tmp_path, text), cpu=True)
+    p = plan(payload, AVX2)
+    (nest,) = p.nests
+    # the Linear: rows whole; the matmul: N whole, one column block for two cores
+    assert nest.row_tiles == [] and nest.tile_sizes[0] in (0, 128), nest.tile_sizes
+    assert any(k.panel_transpose is not None for k in p.kernels) == (text == LINEAR)
+    split = rows_in_order(payload, nest.model_copy(update={"tile_sizes": [128, 64, 0]}), AVX2.cpu)
+    assert split.row_tiles == ([] if text == LINEAR else [128, 0, 0]), split.row_tiles
+
+
+@pytest.mark.parametrize("cores", [1, 3])
+def test_columns_must_share_out_evenly(cores: int, tmp_path: Path) -> None:
+    """Two column blocks give one core all (1 core: the row loop is taken), three cores unequal shares (kept)."""
+    cpu = TARGET.cpu.model_copy(update={"cores": cores})
+    p = plan(load_payload(_payload(tmp_path, MATMUL), cpu=True), TARGET.model_copy(update={"cpu": cpu}))
+    (nest,) = p.nests
+    assert bool(nest.row_tiles) == (cores == 1), (nest.tile_sizes, nest.row_tiles)
+
+
+# NHWC convolution with a bias init and a relu (payloads/conv_bias_relu.mlir, smaller): its row blocks are
+# 1 image x 16 output columns, two loops (n, w) inside the forall over 32-channel blocks.
+CONV = """
+#bias = affine_map<(n, h, w, f) -> (f)>
+#id = affine_map<(n, h, w, f) -> (n, h, w, f)>
+func.func @conv(%x: tensor<2x18x34x64xf32>, %k: tensor<3x3x64x64xf32>, %b: tensor<64xf32>) -> tensor<2x16x32x64xf32> {
+  %e = tensor.empty() : tensor<2x16x32x64xf32>
+  %init = linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<64xf32>) outs(%e : tensor<2x16x32x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<2x16x32x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %k : tensor<2x18x34x64xf32>, tensor<3x3x64x64xf32>) outs(%init : tensor<2x16x32x64xf32>)
+      -> tensor<2x16x32x64xf32>
+  %z = arith.constant 0.0 : f32
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<2x16x32x64xf32>) outs(%e : tensor<2x16x32x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.maximumf %v, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<2x16x32x64xf32>
+  return %r : tensor<2x16x32x64xf32>
+}
+"""
+
+
+def test_a_convolution_walks_its_rows_in_two_loops(tmp_path: Path) -> None:
+    path = _payload(tmp_path, CONV)
+    target = AVX2.model_copy(update={"memory_bytes": 1 << 18})
+    p = plan(load_payload(path, cpu=True), target)
+    (nest,) = p.nests
+    assert nest.tile_sizes == [0, 0, 0, 32] and nest.row_tiles == [1, 0, 16, 0], (nest.tile_sizes, nest.row_tiles)
+    schedule = tmp_path / "conv.schedule.mlir"
+    schedule.write_text(render(p))
+    report = verify(path, schedule)
+    assert report.numbers_ok and report.budget_ok and report.computed_once
+    (measured,) = report.nests
+    # the loops' blocks are written once (the forall's insert of what they assembled is not a second write)
+    assert (measured.footprint_bytes, measured.traffic_bytes) == (nest.footprint_bytes, nest.traffic_bytes)
+    assert_runs_as_untransformed(path, apply_schedule(path, schedule))
