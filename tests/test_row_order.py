@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import AVX2, assert_runs_as_untransformed
-from ir_helpers import ops, parse
+from ir_helpers import enclosing_loop, ops, parse
 from mlir import ir
 
 from schedgen.analysis.measure import const_int
@@ -81,6 +81,10 @@ def test_row_blocks_walk_in_order_inside_column_blocks(tmp_path: Path) -> None:
     assert [const_int(v) for v in par.operands] == [0, 2, 1], "one trip per column block"
     steps = [s for op in ops(par) for s in _loop_steps(op)]
     assert 128 in steps, steps  # the row loop, inside the parallel loop
+    # B's column block packed once per forall tile, panel after panel, before the row loop: no other buffer
+    allocs = [op for op in ops(par) if op.name == "memref.alloc"]
+    assert [4, 512, 16] in [list(ir.MemRefType(a.results[0].type).shape) for a in allocs], allocs
+    assert all(enclosing_loop(a) == par for a in allocs)
     report = verify(path, schedule)
     assert report.numbers_ok and report.budget_ok and report.computed_once
     (measured,) = report.check.nests

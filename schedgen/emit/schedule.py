@@ -273,8 +273,20 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "merge_slices": k.copies_panel and not c_is_root and bool(k.remainder(k.panel_sizes)),
         "merge_before": c_final,
         "copy_sizes": k.copy_sizes, "copy_loops": [f"{base}_cl{d}" for d, s in enumerate(k.copy_sizes) if s],
+        "hoist_loops": _panel_hoist(k, nest, len(panel_loops)),
         "peels": _kernel_peels(k, red_loops, row_loops[:-1] + [row_loop], row_sizes, panel_loop),
     }
+
+
+def _panel_hoist(k: RegisterKernel, nest: LoopNest | None, panel_loops: int) -> int:
+    """The loops a kernel's panel copy is hoisted out of (transform.structured.hoist_pad), 0 for none: in
+    a nest with a row loop (rows_in_order), its panel loops and the row loops, so that the copies become
+    one packed column block per forall tile (panel by panel, [panels, K, nr]) that every row block reads.
+    Only full panels (a peeled last panel is padded apart) and no dot column (a pad of its own)."""
+    if nest is None or not nest.row_tiles or not k.copies_panel or k.dot_column is not None \
+            or k.panel_transpose is not None or k.remainder(k.panel_sizes):
+        return 0
+    return panel_loops + sum(1 for s in nest.row_tiles if s)
 
 
 def _kernel_peels(k: RegisterKernel, red_loops: list[str], row_loops: list[str], row_sizes: list[int],
