@@ -10,7 +10,10 @@ in the copies. Here the forall tiles the columns only, and an scf.for
 inside it walks the row blocks of the searched tile. Every loop body holds
 the same tiles as before (the footprint is unchanged), but the row blocks
 of one column block copy their panels from a source the block before left
-in cache, and B leaves main memory once per column block.
+in cache, and B leaves main memory once per column block. Where its panels
+are full, the schedule also hoists the kernel's panel copies out of the
+panel and row loops (emit.schedule._panel_hoist): each forall tile packs
+its column block once, panel after panel, for all its row blocks.
 """
 
 from __future__ import annotations
@@ -64,9 +67,9 @@ def rows_in_order(payload: Payload, nest: LoopNest, cpu: CpuInfo) -> LoopNest:
     row_sizes = ", ".join(f"d{d} by {nest.tile_sizes[d]}" for d in rows)
     note = Note(kind=NoteKind.ROWS_IN_ORDER, text=(
         f"rows in order: the forall tiles the columns only ({columns} tiles), and an scf.for inside it walks the "
-        f"rows ({row_sizes}), every op fused into it: op{op}'s kernel copies operand {k}'s panel per row block, "
-        "from the column block the block before left in cache (1024³ on AVX2, 1 thread: 35.0 -> 30.7 ms in the "
-        "fastest tenth)"))
+        f"rows ({row_sizes}), every op fused into it: op{op}'s kernel copies operand {k}'s panels once per column "
+        "block for all its row blocks (where they are full; else per row block, from the block the one before "
+        "left in cache), not once per tile (1024³ on AVX2, 1 thread: 39.3 -> 34.3 ms, numpy 32.0)"))
     return nest.model_copy(update={
         "tile_sizes": [kept[d] if d in forall else 0 for d in range(len(kept))],
         "row_tiles": [nest.tile_sizes[d] if d in rows else 0 for d in range(len(kept))],
