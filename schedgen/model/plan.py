@@ -115,7 +115,7 @@ class LoopNest(BaseModel):
     # transfer, as the footprint and traffic count it) once the nest is built (memory targets).
     shared_tiles: list[str] = []
     reduction_tiling: list[ReductionTiling] = []
-    # CPU targets (cpu_levels.rows_in_order): per root dim, the tiles of a sequential scf.for over row blocks
+    # CPU targets (row_order.rows_in_order): per root dim, the tiles of a sequential scf.for over row blocks
     # inside the forall (0 = not tiled), every member fused into it; [] = none.
     row_tiles: list[int] = []
     footprint_bytes: int  # the figure checked against the budget (precise peak in precise mode)
