@@ -1,7 +1,8 @@
 """CPU targets: a register kernel that copies a panel has its row blocks
 walked in order by an scf.for inside a forall over column blocks
-(planning/row_order.py, issue 16): the row blocks of one column block copy
-their panels from a source the block before left in cache, and B leaves
+(planning/row_order.py, issue 16): each forall tile packs its column block
+of B once, panel after panel, for all its row blocks (a copy per row block,
+from a source still in cache, where the panels are not full), and B leaves
 main memory once per column block (1024³ on AVX2: a quarter of the time
 was in the copies)."""
 
