@@ -663,14 +663,16 @@ def test_forall_tiles_along_the_columns_are_whole_panels(m: int, k: int, tmp_pat
 def test_of_tiles_that_move_as_many_bytes_those_that_copy_fewer_panels_win(tmp_path: Path) -> None:
     """2048^3: forall tiles of 256x512 and of 512x256 move the same bytes,
     but the first copies each of B's panels for every 256 rows, twice as
-    often (75% of peak against 82%). Measured on the tiled IR by `check`."""
+    often (75% of peak against 82%). Measured on the tiled IR by `check`.
+    With a 16 MiB L3, A (16 MiB) does not fit in half of it, so the nest
+    keeps its K chunks (planner._rereads_in_l3)."""
     from schedgen.check.check import check
 
     payload = tmp_path / "mm_2048.mlir"
     payload.write_text(_square_matmul(2048))
     l2 = 1 << 20  # this machine's (the preset's 2 MiB allows square 512x512 tiles)
     p = plan(load_payload(payload), TARGET.model_copy(update={
-        "memory_bytes": l2, "cpu": TARGET.cpu.model_copy(update={"l2_bytes": l2})}))
+        "memory_bytes": l2, "cpu": TARGET.cpu.model_copy(update={"l2_bytes": l2, "l3_bytes": 16 << 20})}))
     (nest,) = p.nests
     (k,) = p.kernels
     rows, cols = nest.tile_sizes[:2]
@@ -1245,7 +1247,9 @@ def test_a_contraction_whose_tensors_fit_in_l3_keeps_its_whole_reduction(
     K (512³ on AVX2: 3.4 ms against 4.0 in [512, 256] tiles by chunks of
     128). The plan has no K loop, its tiles fit the budget, and the numbers
     match on 1 and 2 threads. With a 4 MiB L3 the same matmul (3 MiB of
-    operands and result) keeps its chunks."""
+    operands and result) keeps the whole K by walking its row blocks in
+    order: A, which those read again per column block, fits in half of L3
+    (planner._rereads_in_l3)."""
     payload = tmp_path / "mm512.mlir"
     payload.write_text(_square_matmul(512))
     p = plan(load_payload(payload), _host_target_on(monkeypatch))
@@ -1254,13 +1258,15 @@ def test_a_contraction_whose_tensors_fit_in_l3_keeps_its_whole_reduction(
         (nest.tile_sizes, nest.reduction_tiling)
     _applied_and_compared(payload, p, threads)
     small = plan(load_payload(payload), _host_target_on(monkeypatch, ZEN3.model_copy(update={"l3_bytes": 4 << 20})))
-    assert small.nests[0].reduction_tiling != [], small.nests[0].tile_sizes
+    assert small.nests[0].reduction_tiling == [] and small.nests[0].row_tiles, small.nests[0].tile_sizes
 
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_contraction_bound_by_its_flops_gets_k_chunks_a_register_kernel_amortizes(
         threads: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tensors larger than half of L3 (here a 2 MiB L3) keep a K loop, and
+    """Tensors larger than half of L3 (here a 2 MiB L3) keep a K loop
+    where their row blocks are not walked in order (the rule is patched
+    out here: with it, the whole K moves the fewest bytes), and
     the tiles of least traffic, [512, 256] by chunks of 128 at 2048³, made
     the 4x16 register kernel reload its output block from L3 at every
     chunk: [256, 256] by chunks of 256 moves more bytes, still in far less
@@ -1270,6 +1276,11 @@ def test_a_contraction_bound_by_its_flops_gets_k_chunks_a_register_kernel_amorti
     the traffic cannot keep up with) the chunks stay those of least traffic."""
     payload = tmp_path / "mm512.mlir"
     payload.write_text(_square_matmul(512))
+    import schedgen.planning.planner as planner_module
+    import schedgen.planning.row_order as row_order_module
+
+    for module in (planner_module, row_order_module):
+        monkeypatch.setattr(module, "row_order", lambda *args: None)
     small_l3 = ZEN3.model_copy(update={"l3_bytes": 2 << 20})
     p = plan(load_payload(payload), _host_target_on(monkeypatch, small_l3))
     (nest,) = p.nests

@@ -160,3 +160,61 @@ def test_a_convolution_walks_its_rows_in_two_loops(tmp_path: Path) -> None:
     # the loops' blocks are written once (the forall's insert of what they assembled is not a second write)
     assert (measured.footprint_bytes, measured.traffic_bytes) == (nest.footprint_bytes, nest.traffic_bytes)
     assert_runs_as_untransformed(path, apply_schedule(path, schedule))
+
+
+def _square(n: int) -> str:
+    return MATMUL.replace("256x512", f"{n}x{n}").replace("512x128", f"{n}x{n}").replace("256x128", f"{n}x{n}")
+
+
+@pytest.mark.parametrize("l3_mib", [32, 16])
+def test_a_matmul_larger_than_l3_keeps_its_whole_k_where_the_rows_rereads_fit(l3_mib: int, tmp_path: Path) -> None:
+    """2048³ (48 MiB of tensors) on 2 AVX2 cores at 1 MiB. With a 32 MiB
+    L3, A (16 MiB, what the row loops read again per column block) fits in
+    half of it: the whole K, searched for the least row-loop traffic, gives
+    wide column blocks of 64 and row blocks of 32 (AVX2, 1 thread: 269 ms
+    against 329 in [256, 256] tiles by chunks of 256; numpy 232). Each row
+    block is 8 row tiles of the 4x16 kernel, too few to copy a panel for,
+    but the column block is packed once for all 512 of them, so the panel
+    is copied. With a 16 MiB L3 the nest keeps its K chunks and no row
+    loop."""
+    payload = load_payload(_payload(tmp_path, _square(2048)), cpu=True)
+    target = AVX2.model_copy(update={"cpu": AVX2.cpu.model_copy(update={"l3_bytes": l3_mib << 20})})
+    p = plan(payload, target)
+    (nest,) = p.nests
+    (kernel,) = p.kernels
+    if l3_mib == 16:
+        assert nest.row_tiles == [] and nest.reduction_tiling, (nest.tile_sizes, nest.reduction_tiling)
+        return
+    assert (nest.tile_sizes, nest.row_tiles, nest.reduction_tiling) == ([0, 64, 0], [32, 0, 0], [])
+    assert nest.footprint_bytes <= target.memory_bytes
+    assert kernel.row_sizes[0] == 4 and kernel.packed_operand == 1, kernel
+    mib = 2048 * 2048 * 4
+    assert nest.traffic_bytes == (2048 // 64) * mib + mib + mib, nest.traffic_bytes  # A per column block, B, C
+
+
+def test_short_row_blocks_still_pack_their_column_block(tmp_path: Path) -> None:
+    """256x256x1024 at 512 KiB: row blocks of 32 rows, 8 row tiles of the
+    4x16 kernel each, too few to copy a panel for one block; the column
+    block is packed once for all 64 row tiles of the forall tile, so the
+    kernel copies. The applied IR allocates the packed block in the
+    parallel body, verify measures the planned footprint and traffic, and
+    the numbers match on 1 and 2 threads."""
+    path = _payload(tmp_path, MATMUL.replace("256x512", "256x1024").replace("512x128", "1024x256")
+                    .replace("256x128", "256x256"))
+    p = plan(load_payload(path, cpu=True), TARGET)
+    (nest,) = p.nests
+    (kernel,) = p.kernels
+    assert (nest.tile_sizes, nest.row_tiles) == ([0, 64, 0], [32, 0, 0]) and kernel.packed_operand == 1, \
+        (nest.tile_sizes, nest.row_tiles, kernel)
+    schedule = tmp_path / "mm.schedule.mlir"
+    schedule.write_text(render(p))
+    transformed = apply_schedule(path, schedule)
+    module = parse(transformed)  # kept alive while its ops are read
+    (par,) = [op for op in ops(module) if op.name == "scf.parallel"]
+    allocs = [list(ir.MemRefType(op.results[0].type).shape) for op in ops(par) if op.name == "memref.alloc"]
+    assert [4, 1024, 16] in allocs, allocs
+    report = verify(path, schedule)
+    assert report.numbers_ok and report.budget_ok and report.computed_once
+    (measured,) = report.check.nests
+    assert (measured.footprint_bytes, measured.traffic_bytes) == (nest.footprint_bytes, nest.traffic_bytes)
+    assert_runs_as_untransformed(path, transformed)

@@ -24,7 +24,7 @@ the next matmul's K loop) can beat it, but never the strict bound.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from math import prod, sqrt
 
@@ -97,20 +97,26 @@ def nest_traffic(payload: Payload, nest: LoopNest) -> Traffic:
 
 def _row_loop_traffic(payload: Payload, nest: LoopNest) -> Traffic:
     """A nest whose row blocks an scf.for walks inside the forall
-    (LoopNest.row_tiles; no reduction loops, consumers or loop producers):
-    its traffic with the row blocks as forall tiles, less the re-reads of
-    the outside tiles that do not move with the rows. Those (a column block
-    of a matmul's B) stay in local memory across the row loop: read once per
-    forall tile, not once per row block."""
-    root = payload.ops[nest.root.index]
-    members = frozenset(o.index for o in nest.ops)
-    shape = NestShape(root.index, members, tuple(r or s or n for s, r, n in
-                                                 zip(nest.tile_sizes, nest.row_tiles, root.domain)))
+    (LoopNest.row_tiles; no reduction loops, consumers or loop producers)."""
+    return row_loop_traffic(payload, nest.root.index, frozenset(o.index for o in nest.ops), nest.tile_sizes,
+                            nest.row_tiles)
+
+
+def row_loop_traffic(payload: Payload, root_index: int, members: frozenset[int], tile_sizes: Sequence[int],
+                     row_tiles: Sequence[int]) -> Traffic:
+    """The traffic of a nest whose forall tiles the root by `tile_sizes`
+    (0: whole) and whose scf.for inside walks the row blocks `row_tiles`
+    (0: not a row dim): its traffic with the row blocks as forall tiles,
+    less the re-reads of the outside tiles that do not move with the rows.
+    Those (a column block of a matmul's B) stay in local memory across the
+    row loop: read once per forall tile, not once per row block."""
+    root = payload.ops[root_index]
+    shape = NestShape(root.index, members, tuple(r or s or n for s, r, n in zip(tile_sizes, row_tiles, root.domain)))
     tiled = tiled_nest(payload, shape)
     blocks = shape_traffic(payload, shape, tiled=tiled)
     assert tiled is not None and blocks is not None, "a planned nest's members share it"
-    rows = {("d", d) for d, r in enumerate(nest.row_tiles) if r}
-    trips = prod(tile_count(n, r) for n, r in zip(root.domain, nest.row_tiles) if r)
+    rows = {("d", d) for d, r in enumerate(row_tiles) if r}
+    trips = prod(tile_count(n, r) for n, r in zip(root.domain, row_tiles) if r)
     seen: set[tuple] = set()
     saved = 0
     for idx in sorted(tiled.members):
@@ -121,8 +127,7 @@ def _row_loop_traffic(payload: Payload, nest: LoopNest) -> Traffic:
                 continue
             seen.add((operand.value, tuple(t)))
             saved += operand_traffic(payload, shape, tiled, idx, k) * (trips - 1) // trips
-    tiles = prod(tile_count(n, s) for n, s in zip(root.domain, nest.tile_sizes) if s)
-    return Traffic(read=blocks.read - saved, written=blocks.written, tiles=tiles)
+    return Traffic(read=blocks.read - saved, written=blocks.written, tiles=blocks.tiles)  # loop bodies: row blocks
 
 
 def shape_traffic(payload: Payload, shape: NestShape, reuse_dest: bool = False,

@@ -635,13 +635,15 @@ def cpu_levels(payload: Payload, plan: Plan, cpu: CpuInfo) -> tuple[list[Registe
     for nest in plan.nests:
         inner: dict[int, InnerTiling] = {}
         extents = _nest_extents(payload, nest)
+        # a row loop's kernel packs its panels once per column block (rows_in_order): the forall tile's rows reuse them
+        reuse = _nest_extents(payload, nest.model_copy(update={"row_tiles": []})) if nest.row_tiles else {}
         handled = [i for i in handled_ops(nest) if i in extents]
         taken: set[int] = set()
         consumers = frozenset(c.index for c in nest.consumers)
         for idx in sorted(handled):
             looped = any(r.op == idx for r in nest.reduction_tiling)
             k = register_kernel(payload, payload.ops[idx], extents, set(handled) - taken, cpu, looped,
-                                yielded_ops(nest), nest.loop_kind == "scf.forall")
+                                yielded_ops(nest), nest.loop_kind == "scf.forall", reuse.get(idx))
             if k is not None:
                 kernels.append(k)
                 taken |= k.ops
@@ -736,7 +738,7 @@ def _zero(operand: Operand) -> str:
 
 def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[int]], candidates: set[int],
                     cpu: CpuInfo, looped: bool = False, yielded: frozenset[int] = frozenset(),
-                    in_forall: bool = True) -> RegisterKernel | None:
+                    in_forall: bool = True, reuse: list[int] | None = None) -> RegisterKernel | None:
     """The register kernel of contraction `op` (None if `op` is not one, or
     its output is not indexed by plain dims). `looped`: the nest already runs
     `op` in an scf.for along a reduction dim (long K, two-level nests); its
@@ -746,7 +748,8 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
     kernel's loops but are fused into no other op's: fusing one into an
     scf.for aborted xtc-opt (fuzz seed 82: fuse_into_containing_op takes the
     loop for the forall whose terminator inserts the result). `in_forall`:
-    the nest's loop is an scf.forall (a panel transpose needs one)."""
+    the nest's loop is an scf.forall (a panel transpose needs one).
+    `reuse`: as in copied_panel."""
     ext = extents[op.index]
     dims = _kernel_dims(op, ext, cpu) if op.index in candidates and not op.index_grains else None
     if dims is None:
@@ -791,7 +794,7 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
                             panel_sizes=panel, row_sizes=rows, reduction_sizes=red_sizes, contraction_extents=ext,
                             accumulators=mr * vecs, scalar=scalar_reason(op, tile),
                             interchange=_lanes_interchange(op, v, m))
-    kernel = _with_dot_column(op, _with_panel_copy(op, kernel, ext, v, m, nr, mr), v, nr, cpu)
+    kernel = _with_dot_column(op, _with_panel_copy(op, kernel, ext, v, m, nr, mr, reuse), v, nr, cpu)
     return _with_panel_transpose(payload, op, kernel, v, m, candidates, cpu) if in_forall else kernel
 
 
@@ -815,10 +818,10 @@ def _placed(sizes: list[int], order: list[int]) -> list[int]:
 
 
 def _with_panel_copy(op: TileableOp, kernel: RegisterKernel, ext: list[int], v: int,
-                     m: int | None, nr: int, mr: int) -> RegisterKernel:
+                     m: int | None, nr: int, mr: int, reuse: list[int] | None = None) -> RegisterKernel:
     """`kernel` with one operand's panel copied once into a contiguous buffer
-    (_panel_to_copy)."""
-    packed = _panel_to_copy(op, ext, v, m, mr)
+    (_panel_to_copy; `reuse` as in copied_panel)."""
+    packed = _panel_to_copy(op, reuse or ext, v, m, mr)
     if packed is None:
         return kernel
     operand = op.operands[packed]
@@ -933,14 +936,16 @@ def panel_operand(op: TileableOp, ext: list[int], cpu: CpuInfo) -> int | None:
     return None if dims is None else _packed_operand(op, *dims)
 
 
-def copied_panel(op: TileableOp, ext: list[int], cpu: CpuInfo) -> int | None:
+def copied_panel(op: TileableOp, ext: list[int], cpu: CpuInfo, reuse: list[int] | None = None) -> int | None:
     """The input whose panel a register kernel of `op` at these extents
-    copies into a buffer (_panel_to_copy), if any."""
+    copies into a buffer (_panel_to_copy), if any. `reuse`: the extents
+    whose rows read each copy, where more than the kernel's (a row loop's
+    column block, packed once for all its row blocks)."""
     dims = _kernel_dims(op, ext, cpu)
     if dims is None:
         return None
     _, mr, _ = _register_block(op, ext, cpu, peel=True)
-    return _panel_to_copy(op, ext, *dims, mr)
+    return _panel_to_copy(op, reuse or ext, *dims, mr)
 
 
 def panel_bytes(op: TileableOp, ext: list[int], cpu: CpuInfo) -> int:
