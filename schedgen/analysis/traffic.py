@@ -84,7 +84,8 @@ def nest_traffic(payload: Payload, nest: LoopNest) -> Traffic:
     if nest.levels == 2:
         return _two_level_traffic(payload, nest)
     if nest.row_tiles:
-        return _row_loop_traffic(payload, nest)
+        return row_loop_traffic(payload, nest.root.index, frozenset(o.index for o in nest.ops), nest.tile_sizes,
+                                nest.row_tiles)
     root = payload.ops[nest.root.index]
     sizes = tuple(t or n for t, n in zip(nest.tile_sizes, root.domain))
     shape = NestShape(root.index, frozenset(o.index for o in nest.ops), sizes,
@@ -93,13 +94,6 @@ def nest_traffic(payload: Payload, nest: LoopNest) -> Traffic:
     traffic = shape_traffic(payload, shape, bool(nest.reuse_dest))
     assert traffic is not None, "a planned nest's members share it"
     return traffic
-
-
-def _row_loop_traffic(payload: Payload, nest: LoopNest) -> Traffic:
-    """A nest whose row blocks an scf.for walks inside the forall
-    (LoopNest.row_tiles; no reduction loops, consumers or loop producers)."""
-    return row_loop_traffic(payload, nest.root.index, frozenset(o.index for o in nest.ops), nest.tile_sizes,
-                            nest.row_tiles)
 
 
 def row_loop_traffic(payload: Payload, root_index: int, members: frozenset[int], tile_sizes: Sequence[int],
