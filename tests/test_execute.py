@@ -426,3 +426,19 @@ func.func @g(%x: tensor<1024xf32>) -> (tensor<4xf32>, tensor<1024xf32>, tensor<1
     assert outputs[0].tolist() == [1.0, 2.0, 3.0, 4.0]
     assert np.array_equal(outputs[1], x) and np.array_equal(outputs[2], 2 * x)
     assert len(times) > 3 and sum(times) >= 0.01
+
+
+def test_compiled_once_calls_again_on_the_same_inputs(tmp_path) -> None:
+    """schedgen.run.jit.compiled (benchmarks that interleave schedgen with a
+    peer in one process): each call of the compiled function computes the
+    payload's numbers and times as many calls as asked."""
+    from schedgen.run.jit import compiled
+
+    module = tmp_path / "mm.mlir"
+    module.write_text(MATMUL)
+    inputs = random_inputs([((8, 16), "f32"), ((16, 4), "f32")], seed=3)
+    with compiled(module, "mm", inputs) as call:
+        for n in (1, 4):
+            (out,), times = call(n)
+            np.testing.assert_allclose(out, inputs[0] @ inputs[1], rtol=1e-5, atol=1e-5)
+            assert len(times) == n and all(t > 0 for t in times)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ctypes
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +49,28 @@ def lower_and_run(module: str | Path, func_name: str, inputs: list[np.ndarray], 
             # Must go before interpreter shutdown, or Python aborts with
             # "PyThreadState_Get: the function must be called with the GIL held".
             del engine
+
+
+@contextmanager
+def compiled(module: Path, func_name: str, inputs: list[np.ndarray], threads: int = 1,
+             opt_level: int = 3) -> Iterator[Callable[[int], tuple[list[np.ndarray], list[float]]]]:
+    """`func_name` of the lowered `module` (a file), JIT-compiled once: a
+    callable that calls it on `inputs` once and then n more times, and
+    returns the first call's outputs and each timed call's seconds. For benchmarks that interleave it with
+    other code in one process (a peer library on the same arrays), so that
+    both see the machine in the same state; in a child process, as an LLVM
+    abort would take its caller down."""
+    from mlir import ir
+
+    with ir.Context() as ctx, ir.Location.unknown():
+        parsed = ir.Module.parseFile(str(module))
+        args, arg_types, res_types = _prepare(parsed, func_name, inputs)
+        lower(parsed, threads)
+        held = {"engine": _engine(ctx, parsed, opt_level, threads)}
+        try:
+            yield lambda n: _call(held["engine"], func_name, args, arg_types, res_types, n, 0, 0.0)
+        finally:
+            held.clear()  # the engine goes here, before interpreter shutdown (see lower_and_run)
 
 
 def _prepare(module: Any, func_name: str, inputs: list[np.ndarray]) -> tuple[list[np.ndarray], list, list]:
