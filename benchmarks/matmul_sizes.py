@@ -7,10 +7,11 @@ Sizes are M x N x K (C[M, N] += A[M, K] B[K, N], f32). Per size and thread
 count, one child process (OPENBLAS_NUM_THREADS set to the count) JIT-compiles
 the transformed payload once (`schedgen.run.jit.compiled`) and then, for
 each round, times schedgen and numpy in turn on the same arrays, each for
---min-time seconds. The two share the machine's state: on the 2-core VMs
-that state swings by 30% between minutes, and timed in separate processes
-seconds apart the same schedule measured 0.73 and 0.86 of numpy. The figure
-is the median over rounds. It prints ms, GFLOP/s, % of the measured peak
+--min-time seconds (10 rounds of 0.2 s by default). Each pair of turns
+sees the machine in one state, which on the 2-core VMs swings by 30%
+between minutes: with 3 rounds of 0.5 s, 1024³ came out at 0.83 and 1.09
+of numpy's speed in two runs a minute apart; with 10 of 0.2 s, two runs
+agreed within 0.1 on every ratio. The figure is the median over rounds. It prints ms, GFLOP/s, % of the measured peak
 (`schedgen peak`, per core times the threads), the % of peak of schedgen's
 fastest tenth of runs (kernels.median_and_fast), and schedgen's speed over
 numpy's.
