@@ -218,3 +218,18 @@ def test_short_row_blocks_still_pack_their_column_block(tmp_path: Path) -> None:
     (measured,) = report.check.nests
     assert (measured.footprint_bytes, measured.traffic_bytes) == (nest.footprint_bytes, nest.traffic_bytes)
     assert_runs_as_untransformed(path, transformed)
+
+
+@pytest.mark.parametrize("columns", [64, 40])
+def test_only_full_panels_count_every_row_as_reuse(columns: int, tmp_path: Path) -> None:
+    """A 32-row block of 4-row tiles reads each panel 8 times, too few for a
+    copy; packed once per column block, all 1024 rows reuse it. Only full
+    panels are packed so (emit.schedule._panel_hoist): 40 columns leave a
+    peeled panel of 8, whose copies would stay per row block."""
+    from schedgen.planning.cpu_levels import copied_panel
+
+    payload = load_payload(_payload(tmp_path, _square(1024)), cpu=True)
+    op = next(o for o in payload.ops if o.name == "linalg.matmul")
+    copied = copied_panel(op, [32, columns, 1024], AVX2.cpu, reuse=[1024, columns, 1024])
+    assert copied == (1 if columns == 64 else None), copied
+    assert copied_panel(op, [32, columns, 1024], AVX2.cpu) is None

@@ -821,7 +821,7 @@ def _with_panel_copy(op: TileableOp, kernel: RegisterKernel, ext: list[int], v: 
                      m: int | None, nr: int, mr: int, reuse: list[int] | None = None) -> RegisterKernel:
     """`kernel` with one operand's panel copied once into a contiguous buffer
     (_panel_to_copy; `reuse` as in copied_panel)."""
-    packed = _panel_to_copy(op, reuse or ext, v, m, mr)
+    packed = _panel_to_copy(op, ext, v, m, mr, nr, reuse)
     if packed is None:
         return kernel
     operand = op.operands[packed]
@@ -944,8 +944,8 @@ def copied_panel(op: TileableOp, ext: list[int], cpu: CpuInfo, reuse: list[int] 
     dims = _kernel_dims(op, ext, cpu)
     if dims is None:
         return None
-    _, mr, _ = _register_block(op, ext, cpu, peel=True)
-    return _panel_to_copy(op, reuse or ext, *dims, mr)
+    nr, mr, _ = _register_block(op, ext, cpu, peel=True)
+    return _panel_to_copy(op, ext, *dims, mr, nr, reuse)
 
 
 def panel_bytes(op: TileableOp, ext: list[int], cpu: CpuInfo) -> int:
@@ -978,11 +978,16 @@ def panel_waste(op: TileableOp, ext: list[int], cpu: CpuInfo) -> float:
     return 1 - n / (-(-n // nr) * nr)
 
 
-def _panel_to_copy(op: TileableOp, ext: list[int], v: int, m: int | None, mr: int) -> int | None:
+def _panel_to_copy(op: TileableOp, ext: list[int], v: int, m: int | None, mr: int, nr: int,
+                   reuse: list[int] | None = None) -> int | None:
     """The operand `_packed_operand` names, where enough row tiles reuse its
-    panel for the copy to pay (MIN_PANEL_REUSE)."""
+    panel for the copy to pay (MIN_PANEL_REUSE). Those of `reuse` (see
+    copied_panel) where the panels are full: only those are packed once per
+    column block (emit.schedule._panel_hoist); a peeled last panel keeps its
+    copies per row block."""
+    rows = reuse if reuse is not None and ext[v] % nr == 0 else ext
     parallel_out = [d for d in _output_dims(op) if op.iterators[d] == "parallel"]
-    row_tiles = -(-prod(ext[d] for d in parallel_out if d != v) // mr)
+    row_tiles = -(-prod(rows[d] for d in parallel_out if d != v) // mr)
     return _packed_operand(op, v, m) if row_tiles >= MIN_PANEL_REUSE else None
 
 
