@@ -233,3 +233,57 @@ def test_only_full_panels_count_every_row_as_reuse(columns: int, tmp_path: Path)
     copied = copied_panel(op, [32, columns, 1024], AVX2.cpu, reuse=[1024, columns, 1024])
     assert copied == (1 if columns == 64 else None), copied
     assert copied_panel(op, [32, columns, 1024], AVX2.cpu) is None
+    # a kernel that is its own root peels the panel loop first, and packs the last panel once too
+    assert copied_panel(op, [32, columns, 1024], AVX2.cpu, reuse=[1024, columns, 1024], own_root=True) == 1
+
+
+def _matmul(m: int, n: int, k: int) -> str:
+    return MATMUL.replace("256x512", f"{m}x{k}").replace("512x128", f"{k}x{n}").replace("256x128", f"{m}x{n}")
+
+
+def test_a_last_panel_narrower_than_the_others_is_packed_once_too(tmp_path: Path) -> None:
+    """200x120x512 at 256 KiB: 40-column blocks (two panels of 16 and one
+    of 8), three of them, so the forall also splits the rows in two for two
+    cores, each part walking two row blocks of 50. The kernel peels its
+    panel loop before the copy, and both parts pack their panels once per
+    forall tile: the parallel body allocates a [2, 512, 16] and a [512, 8]
+    buffer. verify measures the planned footprint and traffic, and the
+    numbers match on 1 and 2 threads."""
+    path = _payload(tmp_path, _matmul(200, 120, 512))
+    p = plan(load_payload(path, cpu=True), AVX2.model_copy(update={"memory_bytes": 1 << 18}))
+    (nest,) = p.nests
+    (kernel,) = p.kernels
+    assert (nest.tile_sizes, nest.row_tiles) == ([100, 40, 0], [50, 0, 0]), (nest.tile_sizes, nest.row_tiles)
+    assert kernel.peel_first and kernel.packed_operand == 1 and kernel.panel_sizes == [0, 16], kernel
+    schedule = tmp_path / "mm.schedule.mlir"
+    schedule.write_text(render(p))
+    transformed = apply_schedule(path, schedule)
+    module = parse(transformed)  # kept alive while its ops are read
+    (par,) = [op for op in ops(module) if op.name == "scf.parallel"]
+    allocs = [list(ir.MemRefType(op.results[0].type).shape) for op in ops(par) if op.name == "memref.alloc"]
+    assert [2, 512, 16] in allocs and [512, 8] in allocs, allocs
+    report = verify(path, schedule)
+    assert report.numbers_ok and report.budget_ok and report.computed_once
+    (measured,) = report.check.nests
+    assert (measured.footprint_bytes, measured.traffic_bytes) == (nest.footprint_bytes, nest.traffic_bytes)
+    assert_runs_as_untransformed(path, transformed)
+
+
+@pytest.mark.parametrize("rows", [1000, 32])
+def test_columns_no_two_vectors_divide_split_where_rows_pack_them(rows: int, tmp_path: Path) -> None:
+    """1000 columns (no multiple of 16 divides them) on 2 AVX2 cores at 1
+    MiB: with 1000 rows, 200-column blocks by rows of 50, in two row parts
+    for the cores, the last panel of 8 packed too (32 MB planned, against 88
+    in [50, 1000] tiles by K chunks). With 32 rows (GPT-2's head), too few
+    row tiles pack a panel: tiles stay whole panels."""
+    payload = load_payload(_payload(tmp_path, _matmul(rows, 1000, 1000 if rows == 1000 else 128)), cpu=True)
+    p = plan(payload, AVX2)
+    (nest,) = p.nests
+    if rows == 32:
+        assert nest.tile_sizes[1] % 16 in (0, 1000 % 16) and not nest.row_tiles, nest.tile_sizes
+        return
+    assert (nest.tile_sizes, nest.row_tiles, nest.reduction_tiling) == ([500, 200, 0], [50, 0, 0], [])
+    (kernel,) = p.kernels
+    assert kernel.peel_first and kernel.packed_operand == 1
+    mb = 1000 * 1000 * 4
+    assert nest.traffic_bytes == 5 * mb + 2 * mb + mb, nest.traffic_bytes  # A per column block, B per part, C

@@ -110,7 +110,7 @@ def row_loop_traffic(payload: Payload, root_index: int, members: frozenset[int],
     blocks = shape_traffic(payload, shape, tiled=tiled)
     assert tiled is not None and blocks is not None, "a planned nest's members share it"
     rows = {("d", d) for d, r in enumerate(row_tiles) if r}
-    trips = prod(tile_count(n, r) for n, r in zip(root.domain, row_tiles) if r)
+    trips = prod(tile_count(s or n, r) for s, n, r in zip(tile_sizes, root.domain, row_tiles) if r)  # per forall tile
     seen: set[tuple] = set()
     saved = 0
     for idx in sorted(tiled.members):

@@ -275,7 +275,28 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "copy_sizes": k.copy_sizes, "copy_loops": [f"{base}_cl{d}" for d, s in enumerate(k.copy_sizes) if s],
         "hoist_loops": _panel_hoist(k, nest, len(panel_loops)),
         "peels": _kernel_peels(k, red_loops, row_loops[:-1] + [row_loop], row_sizes, panel_loop),
+        "parts": _peeled_parts(k, nest, base, row_sizes),
     }
+
+
+def _peeled_parts(k: RegisterKernel, nest: LoopNest | None, base: str, row_sizes: list[int]) -> list[dict]:
+    """A kernel whose panel loop is peeled before the copy (RegisterKernel.peel_first): per part, the full
+    panels and the last one, its handle names, the loops its copy is hoisted out of (the panel loop, unless
+    one trip is left of it, then the row loops), and its row and reduction loops and their peels."""
+    if not k.peel_first or not k.copies_panel or nest is None or not nest.row_tiles:
+        return []
+    dim = next(d for d, s in enumerate(k.panel_sizes) if s)
+    full = k.panel_extents[dim] // k.panel_sizes[dim]
+    rows = sum(1 for s in nest.row_tiles if s)
+    parts = []
+    for part, panels in (("main", full), ("last", 1)):
+        name = f"{base}_{part}"
+        row_loops = [f"{name}_rl{d}" for d, s in enumerate(row_sizes) if s]
+        red_loops = [f"{name}_kl{d}" for d, s in enumerate(k.reduction_sizes) if s]
+        parts.append({"name": name, "panels": panels, "hoist": rows + (panels > 1), "row_loops": row_loops,
+                      "red_loops": red_loops, "width": k.panel_sizes[dim] if part == "main" else k.remainder(k.panel_sizes),
+                      "peels": _kernel_peels(k, red_loops, row_loops, row_sizes, None)})
+    return parts
 
 
 def _panel_hoist(k: RegisterKernel, nest: LoopNest | None, panel_loops: int) -> int:
@@ -284,13 +305,13 @@ def _panel_hoist(k: RegisterKernel, nest: LoopNest | None, panel_loops: int) -> 
     one packed column block per forall tile (panel by panel, [panels, K, nr]) that every row block reads.
     Only full panels (a peeled last panel is padded apart) and no dot column (a pad of its own)."""
     if nest is None or not nest.row_tiles or not k.copies_panel or k.dot_column is not None \
-            or k.panel_transpose is not None or k.remainder(k.panel_sizes):
+            or k.panel_transpose is not None or (k.remainder(k.panel_sizes) and not k.peel_first):
         return 0
     return panel_loops + sum(1 for s in nest.row_tiles if s)
 
 
 def _kernel_peels(k: RegisterKernel, red_loops: list[str], row_loops: list[str], row_sizes: list[int],
-                  panel_loop: str) -> list[dict]:
+                  panel_loop: str | None) -> list[dict]:
     """A kernel's loops whose last tile is a remainder: peeled, innermost
     first (so that the inner peels are copied into the outer remainders
     too). A panel transpose's blocks and buffer are sized by the panel until
@@ -301,7 +322,7 @@ def _kernel_peels(k: RegisterKernel, red_loops: list[str], row_loops: list[str],
             for loop, what, sizes in ((_remainder_loop(red_loops, k.reduction_sizes), "steps", k.reduction_sizes),
                                       (_remainder_loop(row_loops, row_sizes), "rows", k.row_sizes),
                                       (panel_loop, "panels", k.panel_sizes))
-            if (last := k.remainder(sizes))]
+            if loop is not None and (last := k.remainder(sizes))]
 
 
 def _dot_view(k: RegisterKernel, base: str, row_sizes: list[int], root_var: str) -> dict | None:

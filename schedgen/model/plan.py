@@ -240,6 +240,9 @@ class RegisterKernel(BaseModel):
     # (cpu_levels._with_panel_transpose), in register blocks of transpose_sizes.
     panel_transpose: int | None = None
     transpose_sizes: list[int] = []
+    # The panel loop is peeled before the copy (a row loop's kernel whose last panel is narrower): both
+    # parts are static, so the last panel is packed once per column block too (cpu_levels.peels_first)
+    peel_first: bool = False
 
     @property
     def copies_panel(self) -> bool:

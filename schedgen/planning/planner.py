@@ -579,8 +579,8 @@ class _Nest:
         if order is None:
             return shape_traffic(self.payload, shape, tiled=self.tiled(members, sizes))
         rows = order.rows
-        forall = [n if d in rows else s for d, (s, n) in enumerate(zip(shape.root_tiles, self.root.domain))]
-        return row_loop_traffic(self.payload, self.root.index, members, forall,
+        return row_loop_traffic(self.payload, self.root.index, members,
+                                order.forall_sizes(self.root.domain, shape.root_tiles),
                                 [s if d in rows else 0 for d, s in enumerate(shape.root_tiles)])
 
     def row_order(self, members: frozenset[int], sizes: Sizes) -> RowOrder | None:
