@@ -293,7 +293,8 @@ def _peeled_parts(k: RegisterKernel, nest: LoopNest | None, base: str, row_sizes
         name = f"{base}_{part}"
         row_loops = [f"{name}_rl{d}" for d, s in enumerate(row_sizes) if s]
         red_loops = [f"{name}_kl{d}" for d, s in enumerate(k.reduction_sizes) if s]
-        parts.append({"name": name, "panels": panels, "hoist": rows + (panels > 1), "row_loops": row_loops,
+        parts.append({"name": name, "part": part, "loop": f"{base}_p{part}", "panels": panels,
+                      "hoist": rows + (panels > 1), "row_loops": row_loops,
                       "red_loops": red_loops, "width": k.panel_sizes[dim] if part == "main" else k.remainder(k.panel_sizes),
                       "peels": _kernel_peels(k, red_loops, row_loops, row_sizes, None)})
     return parts
