@@ -20,7 +20,7 @@ from schedgen.check.verify import verify
 from schedgen.emit.schedule import render
 from schedgen.ir.apply import apply_schedule
 from schedgen.ir.load import load_payload
-from schedgen.model.plan import NoteKind
+from schedgen.model.plan import NoteKind, Plan
 from schedgen.planning.planner import plan
 from schedgen.planning.row_order import rows_in_order
 
@@ -162,8 +162,30 @@ def test_a_convolution_walks_its_rows_in_two_loops(tmp_path: Path) -> None:
     assert_runs_as_untransformed(path, apply_schedule(path, schedule))
 
 
+def _matmul(m: int, n: int, k: int) -> str:
+    return MATMUL.replace("256x512", f"{m}x{k}").replace("512x128", f"{k}x{n}").replace("256x128", f"{m}x{n}")
+
+
 def _square(n: int) -> str:
-    return MATMUL.replace("256x512", f"{n}x{n}").replace("512x128", f"{n}x{n}").replace("256x128", f"{n}x{n}")
+    return _matmul(n, n, n)
+
+
+def _applied_and_verified(path: Path, p: Plan, tmp_path: Path) -> list[list[int]]:
+    """The shapes of the buffers the applied plan allocates in its parallel body, after checking that verify
+    measures the (one) nest's planned footprint and traffic and that the numbers match on 1 and 2 threads."""
+    (nest,) = p.nests
+    schedule = tmp_path / "mm.schedule.mlir"
+    schedule.write_text(render(p))
+    transformed = apply_schedule(path, schedule)
+    module = parse(transformed)  # kept alive while its ops are read
+    (par,) = [op for op in ops(module) if op.name == "scf.parallel"]
+    allocs = [list(ir.MemRefType(op.results[0].type).shape) for op in ops(par) if op.name == "memref.alloc"]
+    report = verify(path, schedule)
+    assert report.numbers_ok and report.budget_ok and report.computed_once
+    (measured,) = report.check.nests
+    assert (measured.footprint_bytes, measured.traffic_bytes) == (nest.footprint_bytes, nest.traffic_bytes)
+    assert_runs_as_untransformed(path, transformed)
+    return allocs
 
 
 @pytest.mark.parametrize("l3_mib", [32, 16])
@@ -206,18 +228,8 @@ def test_short_row_blocks_still_pack_their_column_block(tmp_path: Path) -> None:
     (kernel,) = p.kernels
     assert (nest.tile_sizes, nest.row_tiles) == ([0, 64, 0], [32, 0, 0]) and kernel.packed_operand == 1, \
         (nest.tile_sizes, nest.row_tiles, kernel)
-    schedule = tmp_path / "mm.schedule.mlir"
-    schedule.write_text(render(p))
-    transformed = apply_schedule(path, schedule)
-    module = parse(transformed)  # kept alive while its ops are read
-    (par,) = [op for op in ops(module) if op.name == "scf.parallel"]
-    allocs = [list(ir.MemRefType(op.results[0].type).shape) for op in ops(par) if op.name == "memref.alloc"]
+    allocs = _applied_and_verified(path, p, tmp_path)
     assert [4, 1024, 16] in allocs, allocs
-    report = verify(path, schedule)
-    assert report.numbers_ok and report.budget_ok and report.computed_once
-    (measured,) = report.check.nests
-    assert (measured.footprint_bytes, measured.traffic_bytes) == (nest.footprint_bytes, nest.traffic_bytes)
-    assert_runs_as_untransformed(path, transformed)
 
 
 @pytest.mark.parametrize("columns", [64, 40])
@@ -237,10 +249,6 @@ def test_only_full_panels_count_every_row_as_reuse(columns: int, tmp_path: Path)
     assert copied_panel(op, [32, columns, 1024], AVX2.cpu, reuse=[1024, columns, 1024], own_root=True) == 1
 
 
-def _matmul(m: int, n: int, k: int) -> str:
-    return MATMUL.replace("256x512", f"{m}x{k}").replace("512x128", f"{k}x{n}").replace("256x128", f"{m}x{n}")
-
-
 def test_a_last_panel_narrower_than_the_others_is_packed_once_too(tmp_path: Path) -> None:
     """200x120x512 at 256 KiB: 40-column blocks (two panels of 16 and one
     of 8), three of them, so the forall also splits the rows in two for two
@@ -255,18 +263,8 @@ def test_a_last_panel_narrower_than_the_others_is_packed_once_too(tmp_path: Path
     (kernel,) = p.kernels
     assert (nest.tile_sizes, nest.row_tiles) == ([100, 40, 0], [50, 0, 0]), (nest.tile_sizes, nest.row_tiles)
     assert kernel.peel_first and kernel.packed_operand == 1 and kernel.panel_sizes == [0, 16], kernel
-    schedule = tmp_path / "mm.schedule.mlir"
-    schedule.write_text(render(p))
-    transformed = apply_schedule(path, schedule)
-    module = parse(transformed)  # kept alive while its ops are read
-    (par,) = [op for op in ops(module) if op.name == "scf.parallel"]
-    allocs = [list(ir.MemRefType(op.results[0].type).shape) for op in ops(par) if op.name == "memref.alloc"]
+    allocs = _applied_and_verified(path, p, tmp_path)
     assert [2, 512, 16] in allocs and [512, 8] in allocs, allocs
-    report = verify(path, schedule)
-    assert report.numbers_ok and report.budget_ok and report.computed_once
-    (measured,) = report.check.nests
-    assert (measured.footprint_bytes, measured.traffic_bytes) == (nest.footprint_bytes, nest.traffic_bytes)
-    assert_runs_as_untransformed(path, transformed)
 
 
 @pytest.mark.parametrize("rows", [1000, 32])
