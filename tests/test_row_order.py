@@ -54,6 +54,26 @@ func.func @mm(%a: tensor<256x512xf32>, %w: tensor<128x512xf32>) -> tensor<256x12
 }
 """
 
+# A matmul of relu(A): at 1 MiB the relu joins the matmul's nest.
+RELU_MATMUL = """
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @mm(%a: tensor<256x512xf32>, %b: tensor<512x128xf32>) -> tensor<256x128xf32> {
+  %z = arith.constant 0.0 : f32
+  %ea = tensor.empty() : tensor<256x512xf32>
+  %r0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<256x512xf32>) outs(%ea : tensor<256x512xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.maximumf %x, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<256x512xf32>
+  %e = tensor.empty() : tensor<256x128xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<256x128xf32>) -> tensor<256x128xf32>
+  %r = linalg.matmul ins(%r0, %b : tensor<256x512xf32>, tensor<512x128xf32>) outs(%f : tensor<256x128xf32>)
+      -> tensor<256x128xf32>
+  return %r : tensor<256x128xf32>
+}
+"""
+
 
 def _payload(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "mm.mlir"
@@ -285,3 +305,39 @@ def test_columns_no_two_vectors_divide_split_where_rows_pack_them(rows: int, tmp
     assert kernel.peel_first and kernel.packed_operand == 1
     mb = 1000 * 1000 * 4
     assert nest.traffic_bytes == 5 * mb + 2 * mb + mb, nest.traffic_bytes  # A per column block, B per part, C
+
+
+@pytest.mark.parametrize("shape", [(256, 128, 512), (200, 120, 512)])
+def test_a_contraction_that_is_its_own_root_starts_its_accumulators_from_its_fill(
+        shape: tuple[int, int, int], tmp_path: Path) -> None:
+    """A matmul onto a fill of 1.5, with nothing after it: the fill joins the
+    kernel's panel and row tiles (transform.structured.fuse, through the
+    loops' destination), so that every reduction loop starts its
+    accumulators from constants, and no loop stores a constant vector (the
+    fill's own pass over each row block, read back by the row tiles). Also
+    where the panel loop is peeled before the copy (200x120x512). The
+    numbers match on 1 and 2 threads. With a relu of A in the nest (an input
+    computed there) the fill keeps tiles of its own."""
+    m, n, k = shape
+    path = _payload(tmp_path, _matmul(m, n, k).replace("arith.constant 0.0", "arith.constant 1.5"))
+    target = TARGET if shape[0] == 256 else AVX2.model_copy(update={"memory_bytes": 1 << 18})
+    p = plan(load_payload(path, cpu=True), target)
+    (kernel,) = p.kernels
+    fill = next(o.index for o in p.ops if o.name == "linalg.fill")
+    assert kernel.init_by_fuse and kernel.inits == [fill] and kernel.peel_first == (m == 200), kernel
+    assert not any(t.op == fill for t in p.inner), p.inner
+    _applied_and_verified(path, p, tmp_path)
+    module = parse(apply_schedule(path, tmp_path / "mm.schedule.mlir"))
+    vector_loops = [op for op in ops(module) if op.name == "scf.for" and len(op.operands) > 3
+                    and all(isinstance(v.type, ir.VectorType) for v in op.operands[3:])]
+    assert vector_loops and all(v.owner.name == "arith.constant" for op in vector_loops for v in op.operands[3:])
+    stored = [op for op in ops(module) if op.name in ("vector.transfer_write", "vector.store")
+              and isinstance(op.operands[0].owner, ir.OpView) and op.operands[0].owner.name == "arith.constant"]
+    assert not stored, stored
+    # a relu of A in the nest: transform.structured.fuse would compute it again per panel
+    relu = plan(load_payload(_payload(tmp_path, RELU_MATMUL), cpu=True), AVX2)
+    (nest,) = relu.nests
+    (kernel,) = relu.kernels
+    assert len(nest.ops) == 3 and not kernel.init_by_fuse and kernel.inits == [], (nest.ops, kernel)
+    relu_fill = next(o.index for o in relu.ops if o.name == "linalg.fill")
+    assert any(t.op == relu_fill for t in relu.inner), relu.inner

@@ -232,7 +232,8 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
     var = {i: f"{base}_op{i}" for i in k.ops}
     c_is_root = k.root == k.contraction
     # ops fused into each level, nearest the root first (producers before their own producers)
-    fused = [*k.chain, *([] if c_is_root else [k.contraction]), *k.inits]
+    # (an init fused by transform.structured.fuse needs no step of its own)
+    fused = [*k.chain, *([] if c_is_root else [k.contraction]), *([] if k.init_by_fuse else k.inits)]
     # a panel transpose joins the panel level only: the rows read the buffer it writes
     at_panel = fused + ([] if k.panel_transpose is None else [k.panel_transpose])
     panel_loops = [f"{base}_pl{d}" for d, s in enumerate(k.panel_sizes) if s]
@@ -252,6 +253,7 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "chain_labels": ", ".join(f"op{i}" for i in k.chain), "init_labels": ", ".join(f"op{i}" for i in k.inits),
         "matched": [{"op": i, "var": var[i], "mark": _mark(i, nest)} for i in [k.root, *at_panel]],
         "root_var": var[k.root], "c_var": var[k.contraction], "c_is_root": c_is_root,
+        "tile_op": "fuse" if k.init_by_fuse else "tile_using_for",
         "panel_sizes": k.panel_sizes, "panel_loops": panel_loops, "panel_steps": panel_steps,
         "panel_loop": panel_loop, "c_panel": c_panel,
         "row_source": c_final if c_is_root else f"{var[k.root]}_p",

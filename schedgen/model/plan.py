@@ -243,6 +243,10 @@ class RegisterKernel(BaseModel):
     # The panel loop is peeled before the copy (a row loop's kernel whose last panel is narrower): both
     # parts are static, so the last panel is packed once per column block too (cpu_levels.peels_first)
     peel_first: bool = False
+    # The contraction is the root and its init (inits) joins its tiles by transform.structured.fuse, which
+    # fuses a producer through the loop's destination (fuse_into_containing_op cannot): the accumulators
+    # start from the fill in registers instead of a tile written and read back (cpu_levels.fuses_init)
+    init_by_fuse: bool = False
 
     @property
     def copies_panel(self) -> bool:
@@ -406,8 +410,9 @@ def _kernel_text(k: RegisterKernel) -> str:
     peeled_text = f" (peeled: {', '.join(peeled)})" if peeled else ""
     dot = f", its last column split off as dot products along the reduction ({k.dot_column.reduction_sizes[-1]} " \
         "lanes, summed across them after it)" if k.dot_column is not None else ""
+    init = f", starting from init {', '.join(f'op{i}' for i in k.inits)} in registers" if k.inits else ""
     return (f"kernel op{k.contraction}{where}: panels {k.panel_sizes}, rows {k.row_sizes}{peeled_text}, "
-            f"reductions {k.reduction_sizes}, {regs}{packed}{dot}")
+            f"reductions {k.reduction_sizes}, {regs}{init}{packed}{dot}")
 
 
 def _mb(n: int) -> str:
