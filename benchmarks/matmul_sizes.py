@@ -11,7 +11,14 @@ each round, times schedgen and numpy in turn on the same arrays, each for
 sees the machine in one state, which on the 2-core VMs swings by 30%
 between minutes: with 3 rounds of 0.5 s, 1024³ came out at 0.83 and 1.09
 of numpy's speed in two runs a minute apart; with 10 of 0.2 s, two runs
-agreed within 0.1 on every ratio. The figure is the median over rounds. It prints ms, GFLOP/s, % of the measured peak
+agreed within 0.1 on every ratio. Before each turn the child pauses
+(PAUSE_S) and makes one untimed call: a library's worker threads keep
+spinning after its last call (Intel OpenMP's, which runs schedgen's
+parallel loops, for KMP_BLOCKTIME, 200 ms; OpenBLAS's too), and on 2 cores
+a worker still spinning took a core from the other's turn at 2 threads.
+Without the pause, the turn right after numpy's ran 256³ at 0.52 of
+numpy's speed and the same schedule's next turn at 1.08; with it, both at
+1.03-1.05. The figure is the median over rounds. It prints ms, GFLOP/s, % of the measured peak
 (`schedgen peak`, per core times the threads), the % of peak of schedgen's
 fastest tenth of runs (kernels.median_and_fast), and schedgen's speed over
 numpy's.
@@ -43,6 +50,7 @@ from machine import print_machine  # noqa: E402
 from schedgen.ir.isolated import apply_isolated_to  # noqa: E402
 from schedgen.model.target import host_target  # noqa: E402
 
+PAUSE_S = 0.3  # longer than KMP_BLOCKTIME's 200 ms
 SIZES = ["256x256x256", "512x512x512", "1024x1024x1024", "1000x1000x1000", "2048x2048x2048",
          "384x197x768", "197x768x768"]
 
@@ -67,11 +75,14 @@ def numpy_calls(n):
 
 
 got = {"schedgen": [], "numpy": []}
+PAUSE_S = float(sys.argv[6])
 with compiled(module, model.func_name, inputs, int(sys.argv[5])) as schedgen_calls:
     calls = {"schedgen": lambda n: schedgen_calls(n)[1], "numpy": numpy_calls}
     numpy_calls(1)
     for _ in range(rounds):
         for who, call in calls.items():
+            time.sleep(PAUSE_S)  # the other's workers stop spinning (see the module's docstring)
+            call(1)
             times, start = [], time.perf_counter()
             while len(times) < 3 or time.perf_counter() - start < slice_s:
                 times += call(3)
@@ -90,7 +101,7 @@ def paired(payload_path: Path, module: Path, threads: int, rounds: int, min_seco
     env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads),
                PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     out = subprocess.run([sys.executable, "-c", _PAIR, str(payload_path), str(module), str(rounds), str(min_seconds),
-                          str(threads)], capture_output=True, text=True, env=env, check=True)
+                          str(threads), str(PAUSE_S)], capture_output=True, text=True, env=env, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
