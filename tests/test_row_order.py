@@ -190,9 +190,10 @@ def _square(n: int) -> str:
     return _matmul(n, n, n)
 
 
-def _applied_and_verified(path: Path, p: Plan, tmp_path: Path) -> list[list[int]]:
-    """The shapes of the buffers the applied plan allocates in its parallel body, after checking that verify
-    measures the (one) nest's planned footprint and traffic and that the numbers match on 1 and 2 threads."""
+def _applied_and_verified(path: Path, p: Plan, tmp_path: Path) -> tuple[list[list[int]], ir.Module]:
+    """The shapes of the buffers the applied plan allocates in its parallel body, and the applied module, after
+    checking that verify measures the (one) nest's planned footprint and traffic and that the numbers match on 1
+    and 2 threads."""
     (nest,) = p.nests
     schedule = tmp_path / "mm.schedule.mlir"
     schedule.write_text(render(p))
@@ -205,7 +206,7 @@ def _applied_and_verified(path: Path, p: Plan, tmp_path: Path) -> list[list[int]
     (measured,) = report.check.nests
     assert (measured.footprint_bytes, measured.traffic_bytes) == (nest.footprint_bytes, nest.traffic_bytes)
     assert_runs_as_untransformed(path, transformed)
-    return allocs
+    return allocs, module
 
 
 @pytest.mark.parametrize("l3_mib", [32, 16])
@@ -248,7 +249,7 @@ def test_short_row_blocks_still_pack_their_column_block(tmp_path: Path) -> None:
     (kernel,) = p.kernels
     assert (nest.tile_sizes, nest.row_tiles) == ([0, 64, 0], [32, 0, 0]) and kernel.packed_operand == 1, \
         (nest.tile_sizes, nest.row_tiles, kernel)
-    allocs = _applied_and_verified(path, p, tmp_path)
+    allocs, _ = _applied_and_verified(path, p, tmp_path)
     assert [4, 1024, 16] in allocs, allocs
 
 
@@ -283,7 +284,7 @@ def test_a_last_panel_narrower_than_the_others_is_packed_once_too(tmp_path: Path
     (kernel,) = p.kernels
     assert (nest.tile_sizes, nest.row_tiles) == ([100, 40, 0], [50, 0, 0]), (nest.tile_sizes, nest.row_tiles)
     assert kernel.peel_first and kernel.packed_operand == 1 and kernel.panel_sizes == [0, 16], kernel
-    allocs = _applied_and_verified(path, p, tmp_path)
+    allocs, _ = _applied_and_verified(path, p, tmp_path)
     assert [2, 512, 16] in allocs and [512, 8] in allocs, allocs
 
 
@@ -326,8 +327,7 @@ def test_a_contraction_that_is_its_own_root_starts_its_accumulators_from_its_fil
     fill = next(o.index for o in p.ops if o.name == "linalg.fill")
     assert kernel.init_by_fuse and kernel.inits == [fill] and kernel.peel_first == (m == 200), kernel
     assert not any(t.op == fill for t in p.inner), p.inner
-    _applied_and_verified(path, p, tmp_path)
-    module = parse(apply_schedule(path, tmp_path / "mm.schedule.mlir"))
+    _, module = _applied_and_verified(path, p, tmp_path)
     vector_loops = [op for op in ops(module) if op.name == "scf.for" and len(op.operands) > 3
                     and all(isinstance(v.type, ir.VectorType) for v in op.operands[3:])]
     assert vector_loops and all(v.owner.name == "arith.constant" for op in vector_loops for v in op.operands[3:])
