@@ -114,6 +114,37 @@ def mobilenet_v2_model():
     return _vision(5, lambda tv: tv.mobilenet_v2(), (1, 3, 224, 224))
 
 
+def convnext_block():
+    """ConvNeXt-T's stage-1 block: depthwise 7x7 pad 3, permute to channels-last, layer norm, Linear
+    96 -> 384, exact GELU, Linear 384 -> 96, permute back, layer scale, residual. Layer scale 1, not
+    the 1e-6 of a fresh model, so that the branch counts in the outputs a check compares."""
+    return _vision(16, lambda tv: tv.convnext.CNBlock(96, layer_scale=1.0, stochastic_depth_prob=0.0),
+                   (1, 96, 56, 56))
+
+
+def squeezenet_model():
+    return _vision(17, lambda tv: tv.squeezenet1_1(), (1, 3, 224, 224))
+
+
+def shufflenet_model():
+    return _vision(18, lambda tv: tv.shufflenet_v2_x0_5(), (1, 3, 224, 224))
+
+
+def efficientnet_model():
+    return _vision(19, lambda tv: tv.efficientnet_b0(), (1, 3, 224, 224))
+
+
+def _persistent(model: nn.Module) -> nn.Module:
+    """Non-persistent buffers (position ids, relative-position indices) have
+    no state mapping in torch-mlir's export: make them persistent."""
+    for m in model.modules():
+        for name in sorted(m._non_persistent_buffers_set):
+            buf = getattr(m, name)
+            delattr(m, name)
+            m.register_buffer(name, buf, persistent=True)
+    return model
+
+
 def _randomize_bn(m: nn.Module) -> None:
     """Random-init batch norms are identities in eval mode; give them real
     statistics so the folded scale and shift matter."""
@@ -209,14 +240,7 @@ def bert_model():
     from transformers import BertModel
 
     _seeded(13)
-    model = BertModel(_bert_config(1), add_pooling_layer=False).eval()
-    # Non-persistent buffers have no state mapping in the export: make them persistent.
-    emb = model.embeddings
-    for name in ("position_ids", "token_type_ids"):
-        if hasattr(emb, name):
-            buf = getattr(emb, name)
-            delattr(emb, name)
-            emb.register_buffer(name, buf, persistent=True)
+    model = _persistent(BertModel(_bert_config(1), add_pooling_layer=False).eval())
     ids = torch.randint(0, 1000, (1, 32), generator=torch.Generator().manual_seed(13))
     return _Encoder(model), (ids,)
 
@@ -228,6 +252,29 @@ def vit_block():
     _seeded(14)
     block = Block(dim=192, num_heads=3, mlp_ratio=4.0, qkv_bias=True).eval()
     return block, (torch.randn(1, 197, 192),)
+
+
+def swin_block():
+    """Swin-T's stage-1 shifted-window block (dim 96, 3 heads, window 7, shift 3, with the shift's
+    attention mask and relative position bias) on a channels-last 56x56 map."""
+    from timm.models.swin_transformer import SwinTransformerBlock
+
+    _seeded(20)
+    block = SwinTransformerBlock(dim=96, input_resolution=(56, 56), num_heads=3, window_size=7, shift_size=3)
+    return _persistent(block.eval()), (torch.randn(1, 56, 56, 96),)
+
+
+def distilbert_model():
+    """A 1-layer DistilBERT on token ids (hidden 128, 4 heads, FFN 512)."""
+    from transformers import DistilBertConfig, DistilBertModel
+
+    _seeded(21)
+    config = DistilBertConfig(vocab_size=1000, dim=128, n_layers=1, n_heads=4, hidden_dim=512,
+                              max_position_embeddings=64, attn_implementation="eager", dropout=0.0,
+                              attention_dropout=0.0)
+    model = _persistent(DistilBertModel(config).eval())
+    ids = torch.randint(0, 1000, (1, 32), generator=torch.Generator().manual_seed(21))
+    return _Encoder(model), (ids,)
 
 
 def vit_tiny_model():
@@ -257,8 +304,15 @@ CASES = [
          gpt2_model),
     Case("bert_1layer", "transformers BertModel, 1 layer, hidden 128, vocab 1000, 32 token ids",
          bert_model),
+    Case("convnext_block", "torchvision ConvNeXt CNBlock(96), layer scale 1, 1x96x56x56", convnext_block),
+    Case("swin_block", "timm SwinTransformerBlock (dim 96, 3 heads, window 7, shift 3), 1x56x56x96", swin_block),
+    Case("distilbert_1layer", "transformers DistilBertModel, 1 layer, dim 128, vocab 1000, 32 token ids",
+         distilbert_model),
     Case("resnet18", "torchvision resnet18, 1x3x224x224", resnet18_model, whole_model=True),
     Case("mobilenet_v2", "torchvision mobilenet_v2, 1x3x224x224", mobilenet_v2_model, whole_model=True),
+    Case("squeezenet", "torchvision squeezenet1_1, 1x3x224x224", squeezenet_model, whole_model=True),
+    Case("shufflenet", "torchvision shufflenet_v2_x0_5, 1x3x224x224", shufflenet_model, whole_model=True),
+    Case("efficientnet_b0", "torchvision efficientnet_b0, 1x3x224x224", efficientnet_model, whole_model=True),
 ]
 
 

@@ -164,7 +164,7 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str, nest: LoopNest | None) 
     generalize = op.name.startswith("linalg.") and op.name not in NON_STRUCTURED_TILEABLE and not t.decompose \
         and not t.channel_block
     if t.channel_block:
-        return _blocked_view(plan, t, base, nest)
+        return _blocked_view(plan, t, base, handle, nest)
     current = f"{base}_g" if generalize else base
     for what, sizes in (("cache", t.cache_sizes), ("register", t.register_sizes)):
         if not sizes or not any(sizes):
@@ -187,7 +187,7 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str, nest: LoopNest | None) 
     return {"op": t.op, "mark": _mark(t.op, nest), "label": f"op{t.op} {op.name}", "kind": t.kind, "handle": base,
             "source_handle": handle, "extents": t.extents,
             "generalize": generalize, "generalized": f"{base}_g", "levels": levels,
-            "accumulators": t.accumulators, "scalar": t.scalar,
+            "accumulators": t.accumulators, "scalar": t.scalar, "dots": t.dots,
             "fused": [{"op": i, "var": member[i], "label": f"op{i} {plan.ops[i].name}",
                        "mark": _mark(i, nest)} for i in t.fused],
             "fused_steps": fused_steps,
@@ -198,13 +198,13 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str, nest: LoopNest | None) 
             "decompose": current if t.decompose else None}
 
 
-def _blocked_view(plan: Plan, t: InnerTiling, base: str, nest: LoopNest | None) -> dict:
+def _blocked_view(plan: Plan, t: InnerTiling, base: str, handle: str, nest: LoopNest | None) -> dict:
     """A depthwise convolution packed by channel blocks (InnerTiling.channel_block): the packed op's
     register tiles, and the input pack's and the result unpack's tiles of one row by one vector (the
     16x16 transposes the lowering does in registers), a remainder peeled."""
     lanes = t.channel_block
     return {"op": t.op, "mark": _mark(t.op, nest), "label": f"op{t.op} {plan.ops[t.op].name}", "kind": t.kind,
-            "handle": base,
+            "handle": base, "source_handle": handle,
             "extents": t.extents, "blocked": True, "lanes": lanes, "packed_sizes": t.pack_sizes,
             "register_sizes": t.register_sizes, "init_columns": t.init_columns,
             "register_loops": [f"{base}_r{d}" for d, s in enumerate(t.register_sizes) if s],

@@ -153,7 +153,7 @@ class InnerTiling(BaseModel):
     copy_in: int | None = None  # the nest of this copy, for an op recomputed in several (LoopNest.recomputed)
     cache_sizes: list[int] = []  # L1 level: reduction dims tiled by kc (0 = not tiled); [] = no such level
     register_sizes: list[int]  # register level (0 = not tiled)
-    split_sizes: list[int] = []  # row reductions: tile_reduction_using_for chunks (partial results); [] = none
+    split_sizes: list[int] = []  # row reductions, dot products: tile_reduction_using_for chunks (partial results); [] = none
     kind: str  # "contraction", "reduction", "transpose", "elementwise", "pack" (one packed tile at a time) or "pad" (planes)
     accumulators: int = 0  # vector registers the register tile keeps live (contractions)
     scalar: str | None = None  # why the vectorizer leaves the register tile scalar (cpu_levels.scalar_reason)
@@ -172,6 +172,11 @@ class InnerTiling(BaseModel):
     input_width: int = 0  # the packed input's row (for the peel of its 16-wide pack tiles)
     output_width: int = 0  # the unpacked result's row (likewise)
     init_columns: int = 0  # the packed init's tiles along the output row (a divisor: no dynamic tile)
+
+    @property
+    def dots(self) -> bool:
+        """A contraction as dot products: partial sums along its reduction (split_sizes)."""
+        return self.kind == "contraction" and bool(self.split_sizes)
 
     @property
     def channel_block(self) -> int:
@@ -385,6 +390,9 @@ def _cpu_texts(plan: Plan, n: LoopNest, cpu: CpuInfo) -> list[str]:
         if t.op in members and t.channel_block:
             texts.append(f"op{t.op} with its channels packed in blocks of {t.channel_block} (linalg.pack), "
                          f"one vector per tap: registers {t.register_sizes}")
+        if t.op in members and t.dots:
+            texts.append(f"op{t.op} as dot products, registers {t.register_sizes}: one vector of partial sums per "
+                         f"output, lanes along the reduction {t.split_sizes}, summed after it")
         if t.op in members and t.decompose:
             texts.append(f"op{t.op} by one output row of one window row {t.register_sizes}, decomposed into its 1-D op: "
                          "vectors along the channels")
