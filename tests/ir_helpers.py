@@ -5,10 +5,12 @@ outside them -- instead of searching printed IR for substrings."""
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 from mlir import ir
 
 from schedgen.ir.context import new_context
+from schedgen.model.plan import Plan
 
 LOOPS = ("scf.forall", "scf.for", "scf.parallel")
 
@@ -69,3 +71,24 @@ def loop_trips(module: ir.Module, name: str = "scf.forall") -> list[list[int]]:
             steps = list(ir.DenseI64ArrayAttr(op.attributes["staticStep"]))
             out.append([-(-(u - lo) // s) for u, lo, s in zip(upper, lower, steps)])
     return out
+
+
+def applied_and_compared(payload: Path, p: Plan, threads: int = 1) -> str:
+    """The payload transformed by `p`'s schedule, once its numbers (on
+    `threads` threads) are checked against the untransformed payload's."""
+    from schedgen.emit.schedule import render
+    from schedgen.ir.apply import apply_schedule
+    from schedgen.ir.load import load_payload
+    from schedgen.run.arrays import random_inputs
+    from schedgen.run.compare import compare
+    from schedgen.run.execute import run_function
+
+    schedule = payload.with_suffix(".cpu.mlir")
+    schedule.write_text(render(p))
+    transformed = apply_schedule(payload, schedule)
+    model = load_payload(payload)
+    inputs = random_inputs(list(model.arg_types), 0)
+    expected = run_function(payload.read_text(), model.func_name, inputs)
+    got = run_function(transformed, model.func_name, inputs, threads=threads)
+    assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected]))
+    return transformed

@@ -15,7 +15,7 @@ from math import prod
 from pathlib import Path
 
 import pytest
-from ir_helpers import counts, dialect_ops, enclosing_loop, ops, parse
+from ir_helpers import applied_and_compared, counts, dialect_ops, enclosing_loop, ops, parse
 from mlir import ir
 
 from schedgen.analysis.flops import payload_flops
@@ -225,22 +225,6 @@ def test_odd_sizes_peel_the_register_kernel_remainders_and_vectorize_them(thread
     assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected]))
 
 
-def _applied_and_compared(payload: Path, p: Plan, threads: int = 1) -> str:
-    """The payload transformed by `p`'s schedule, once its numbers (on
-    `threads` threads) are checked against the untransformed payload's."""
-    from schedgen.ir.apply import apply_schedule
-
-    schedule = payload.with_suffix(".cpu.mlir")
-    schedule.write_text(render(p))
-    transformed = apply_schedule(payload, schedule)
-    model = load_payload(payload)
-    inputs = random_inputs(list(model.arg_types), 0)
-    expected = run_function(payload.read_text(), model.func_name, inputs)
-    got = run_function(transformed, model.func_name, inputs, threads=threads)
-    assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected]))
-    return transformed
-
-
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_panel_remainder_wider_than_a_vector_makes_panels_one_vector_wide(threads: int, tmp_path: Path) -> None:
     """49 columns (resnet18's 7x7 maps, its layer-4 im2col matmuls): panels
@@ -260,7 +244,7 @@ def test_a_panel_remainder_wider_than_a_vector_makes_panels_one_vector_wide(thre
     p = plan(load_payload(payload), TARGET)
     (k,) = p.kernels
     assert k.panel_sizes == [0, 16] and k.dot_column and k.dot_column.at == 48, (k.panel_sizes, k.dot_column)
-    module = parse(_applied_and_compared(payload, p, threads))
+    module = parse(applied_and_compared(payload, p, threads))
     widths = {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module)
               if op.name == "vector.fma" and isinstance(op.results[0].type, ir.VectorType)}
     assert 16 in widths and max(widths) == 16, widths
@@ -280,7 +264,7 @@ def test_a_convolution_row_wider_than_a_register_is_whole_registers_and_a_peeled
     lanes = TARGET.cpu.lanes()
     conv = next(k for k in p.kernels if p.ops[k.contraction].name == "linalg.conv_2d_nchw_fchw")
     assert conv.panel_sizes[-1] == lanes and conv.remainder(conv.panel_sizes) == 28 - lanes
-    module = parse(_applied_and_compared(payload, p))
+    module = parse(applied_and_compared(payload, p))
     widths = {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module) if op.name == "vector.fma"}
     assert 28 not in widths and all(w <= lanes or w % lanes == 0 for w in widths), sorted(widths)
     # The accumulators stay in registers across the filter taps: no loop that runs the FMAs stores. Hoisted
@@ -304,7 +288,7 @@ def test_a_strided_nchw_convolution_becomes_an_im2col_copy_and_a_matmul_kernel(t
     assert p.normalize == ["img2col"] and not any(o.name == "linalg.conv_2d_nchw_fchw" for o in p.ops)
     (k,) = p.kernels
     assert k.scalar is None and k.accumulators > 1
-    transformed = _applied_and_compared(payload, p)
+    transformed = applied_and_compared(payload, p)
     # what stays linalg is the copy alone (a scalar loop nest: its indices are not affine-linear), one
     # output row of one filter tap at a time: a contiguous run, not a division per element of the tile
     assert sorted(set(dialect_ops(transformed, "linalg"))) == ["linalg.generic", "linalg.yield"]
@@ -341,7 +325,7 @@ def test_a_transpose_whose_rows_no_vector_divides_is_in_lanes_by_lanes_blocks_an
     (t,) = p.inner
     assert t.kind == "transpose" and t.register_sizes == [lanes, lanes], t
     assert t.remainders() == [(1, lanes, 1000 % lanes)], t.remainders()
-    module = parse(_applied_and_compared(payload, p))
+    module = parse(applied_and_compared(payload, p))
     names = counts(module)
     assert names.get("vector.shuffle", 0) >= lanes, names
     assert not {"memref.load", "memref.store", "vector.gather"} & set(names), names
@@ -394,7 +378,7 @@ def test_a_28x28_convolution_computes_its_im2col_copy_in_its_reduction_loop_one_
     assert [o.index for o in conv.loop_producers] == [copy] and conv.tile_sizes == [0, 0, 392, 0], conv
     (chunk,) = conv.reduction_tiling
     assert chunk.size < 144 and chunk.size % 9 == 0, chunk  # whole taps of 3x3
-    module = parse(_applied_and_compared(payload, p, threads))
+    module = parse(applied_and_compared(payload, p, threads))
     shapes = {tuple(ir.ShapedType(r.type).shape) for op in ops(module) for r in op.results
               if isinstance(r.type, ir.MemRefType) and ir.ShapedType(r.type).has_static_shape}
     assert not {(1, 144, 784), (144, 784), (1, 144, 392), (144, 392)} & shapes, sorted(shapes)
@@ -425,7 +409,7 @@ def test_the_last_pixel_of_a_7x7_convolution_is_dot_products_in_the_last_panels_
     assert k.panel_sizes == [0, 0, 16] and k.row_sizes == [0, 16, 0], (k.panel_sizes, k.row_sizes)
     assert k.dot_column and k.dot_column.at == 48 and k.remainder(k.panel_sizes) is None, k.dot_column
     assert (k.packed_operand is not None) == (filters == 512), k.packed_operand
-    module = parse(_applied_and_compared(payload, p, threads))
+    module = parse(applied_and_compared(payload, p, threads))
     widths = {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module) if op.name == "vector.fma"}
     assert widths == {16}, widths
     sums = [op for op in ops(module) if op.name == "vector.reduction"
@@ -458,7 +442,7 @@ def test_an_im2col_copy_in_a_nest_of_its_own_is_split_between_the_cores_along_it
     assert nest.tile_sizes == [0, 288, 0], nest.tile_sizes
     (t,) = [t for t in p.inner if t.op == copy.index]
     assert t.register_sizes[1:] == [1, 7], t.register_sizes
-    _applied_and_compared(payload, p, threads=2)
+    applied_and_compared(payload, p, threads=2)
 
 
 def test_a_patch_embedding_copy_keeps_one_tile_per_core(tmp_path: Path) -> None:
@@ -471,7 +455,7 @@ def test_a_patch_embedding_copy_keeps_one_tile_per_core(tmp_path: Path) -> None:
     copy, p, nest = _copy_nest(payload, TARGET)
     assert dict(copy.index_grains) == {1: 256, 2: 14}, copy.index_grains
     assert nest.tile_sizes == [0, 0, 98], nest.tile_sizes
-    _applied_and_compared(payload, p, threads=2)
+    applied_and_compared(payload, p, threads=2)
 
 
 def test_an_im2col_copy_of_14x14_pixels_is_split_between_the_cores(tmp_path: Path) -> None:
@@ -498,7 +482,7 @@ def test_an_im2col_copy_of_14x14_pixels_is_split_between_the_cores(tmp_path: Pat
     (conv,) = [n for n in p.nests if any(k.contraction == n.root.index for k in p.kernels)]
     assert any("23% of the register kernel's panel columns are empty" in n.text and "without 12%" in n.text
                for n in conv.notes), conv.notes
-    _applied_and_compared(payload, p, threads=2)
+    applied_and_compared(payload, p, threads=2)
 
 
 _STRIDED_POOL = """func.func @pool(%x: tensor<1x32x17x17xf32>) -> tensor<1x32x8x8xf32> {
@@ -533,7 +517,7 @@ def test_a_strided_nchw_pooling_is_decomposed_and_vectorized_along_the_channels(
     assert pool.decompose and pool.scalar is None
     assert pool.register_sizes[1:5] == [16, 1, 8, 1] and pool.register_sizes[5] == 0, pool.register_sizes
     for threads in (1, 2):
-        module = parse(_applied_and_compared(payload, p, threads))
+        module = parse(applied_and_compared(payload, p, threads))
         types = [op.results[0].type for op in ops(module) if op.name == combine]
         assert types and all(isinstance(t, ir.VectorType) and prod(t.shape) == 16 for t in types), types
         assert not [op for op in ops(module) if op.name.startswith("linalg.")]
@@ -562,7 +546,7 @@ def test_a_strided_generic_max_pool_reduces_each_window_inside_its_row_tile(tmp_
     assert pool.scalar and not pool.decompose
     assert pool.register_sizes[4:] == [0, 0] and pool.register_sizes[1:3] == [1, 1]
     for threads in (1, 2):
-        module = parse(_applied_and_compared(payload, p, threads))
+        module = parse(applied_and_compared(payload, p, threads))
         (generic,) = [op for op in ops(module) if op.name == "linalg.generic"]
         kinds = [str(k) for k in ir.ArrayAttr(generic.attributes["iterator_types"])]
         assert ir.MemRefType(generic.operands[-1].type).shape[-1] == 8
@@ -588,7 +572,7 @@ def test_a_pad_is_tiled_by_planes_not_elements(tmp_path: Path) -> None:
     p = plan(load_payload(payload), TARGET)
     (pad,) = [t for t in p.inner if p.ops[t.op].name == "tensor.pad"]
     assert pad.kind == "pad" and pad.register_sizes[2:] == [0, 0] and 1 in pad.register_sizes[:2]
-    module = parse(_applied_and_compared(payload, p))
+    module = parse(applied_and_compared(payload, p))
     allocs = [ir.MemRefType(op.results[0].type).shape for op in ops(module) if op.name == "memref.alloc"]
     assert allocs and all(prod(shape) > 1 for shape in allocs), allocs
     # Each plane is filled and copied straight into the result: no buffer of a plane's own (a fill and a
@@ -614,7 +598,7 @@ def test_a_pad_cut_along_a_padded_dim_is_not_rewritten_in_place(tmp_path: Path) 
     assert "rewrite_in_destination_passing_style" in render(p)
     nest.tile_sizes, p.inner = [0, 0, 35, 0], [cut]
     assert "rewrite_in_destination_passing_style" not in render(p)
-    _applied_and_compared(payload, p, threads=2)
+    applied_and_compared(payload, p, threads=2)
 
 
 def test_a_copied_partial_panel_fuses_into_the_epilogue_rows(tmp_path: Path) -> None:
@@ -627,7 +611,7 @@ def test_a_copied_partial_panel_fuses_into_the_epilogue_rows(tmp_path: Path) -> 
     p = plan(load_payload(payload), TARGET)
     (k,) = p.kernels
     assert k.root != k.contraction and k.packed_operand == 1 and k.remainder(k.panel_sizes) == 37 % 32
-    transformed = _applied_and_compared(payload, p)
+    transformed = applied_and_compared(payload, p)
     assert not dialect_ops(transformed, "linalg") and counts(transformed)["vector.fma"] > 0
 
 
@@ -731,7 +715,7 @@ def test_a_copied_panel_of_a_chunked_reduction_takes_at_most_half_of_l1(threads:
     (k,) = p.kernels
     (chunk,) = nest.reduction_tiling
     assert k.packed_operand == 1 and chunk.size < 4096, (k.packed_operand, chunk)
-    text = _applied_and_compared(payload, p, threads)
+    text = applied_and_compared(payload, p, threads)
     aligned = re.findall(r"memref\.alloc\(\) \{alignment = 64 : i64\} : memref<([0-9x]+)xf32>", text)
     panels = [prod(int(n) for n in shape.split("x")) * 4 for shape in aligned if shape != "256x32"]
     assert len(panels) == 1 and panels[0] <= target.cpu.l1_bytes // 2, aligned
@@ -765,7 +749,7 @@ def test_a_row_no_vector_divides_is_summed_across_lanes_in_any_order(threads: in
                        .replace("512xf32", "24xf32"))
     p = plan(load_payload(payload), ALL_PARALLEL)
     assert not any(t.split_sizes for t in p.inner), [t.split_sizes for t in p.inner]
-    module = parse(_applied_and_compared(payload, p, threads))
+    module = parse(applied_and_compared(payload, p, threads))
     sums = [op for op in ops(module) if op.name == "vector.reduction"
             and str(op.attributes["kind"]) == "#vector.kind<add>"]
     assert any(ir.VectorType(op.operands[0].type).shape == [197] for op in sums), \
@@ -946,7 +930,7 @@ def test_buffers_come_from_aligned_alloc(tmp_path: Path) -> None:
     payload.write_text((ROOT / "tests/data/conv_nchw_s2.mlir").read_text())
     p = plan(load_payload(payload, cpu=True), ALL_PARALLEL)
     for threads in (1, 2):
-        transformed = _applied_and_compared(payload, p, threads)
+        transformed = applied_and_compared(payload, p, threads)
         _, called = _lowered(transformed, threads)
         assert "aligned_alloc" in called and "malloc" not in called, sorted(called)
 
@@ -1026,7 +1010,7 @@ def test_a_prime_row_length_peels_the_elementwise_remainder_and_vectorizes_it(th
     assert len(elementwise) == 2
     assert all(t.register_sizes[-1] == 4 * lanes and t.remainders() == [(1, 4 * lanes, 197 % (4 * lanes))]
                for t in elementwise), [(t.register_sizes, t.extents) for t in elementwise]
-    module = parse(_applied_and_compared(payload, p, threads))
+    module = parse(applied_and_compared(payload, p, threads))
     assert render(p).count("transform.loop.peel") >= 2
     assert not [op for op in ops(module) if op.name in ("linalg.generic", "linalg.map")]
     widths = {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module)
@@ -1047,7 +1031,7 @@ def test_a_row_max_with_its_index_is_vectorized_across_rows(threads: int, tmp_pa
     lanes = TARGET.cpu.lanes()
     (t,) = [t for t in p.inner if t.kind == "reduction"]
     assert t.register_sizes == [2 * lanes, 1] and t.remainders() == [(0, 2 * lanes, 37 - 2 * lanes)], t
-    module = parse(_applied_and_compared(payload, p, threads))
+    module = parse(applied_and_compared(payload, p, threads))
     assert not dialect_ops(str(module), "linalg")
     assert {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module) if op.name == "arith.select"
             and isinstance(op.results[0].type, ir.VectorType)} == {2 * lanes, 37 - 2 * lanes}
@@ -1074,7 +1058,7 @@ def test_the_stem_matmul_computes_its_im2col_copy_in_its_forall_tiles_one_per_co
     assert conv.tile_sizes[2] < pixels and conv.tile_sizes[1] == 0, conv.tile_sizes
     small = tmp_path / "stem.mlir"
     small.write_text(payload.read_text())
-    _applied_and_compared(small, p, threads=2)
+    applied_and_compared(small, p, threads=2)
 
 
 def test_a_convolution_onto_one_row_redoes_its_im2col_copy_in_each_cores_reduction_loop(tmp_path: Path) -> None:
@@ -1102,7 +1086,7 @@ def test_a_convolution_onto_one_row_redoes_its_im2col_copy_in_each_cores_reducti
     assert report.computed_once and not report.violations, report.violations
     tiles = [t for n in report.nests for t in n.ops if t.label.startswith(f"op{copy} ")]
     assert sum(t.executions * prod(t.tile) / prod(t.domain) for t in tiles) == 2, tiles
-    _applied_and_compared(payload, p, threads=2)
+    applied_and_compared(payload, p, threads=2)
 
 
 def _depthwise_nchw(directory: Path, size: int, out: int, stride: int) -> Path:
@@ -1135,7 +1119,7 @@ def test_a_depthwise_nchw_kernel_cuts_its_panels_along_the_output_row(threads: i
     (k,) = p.kernels
     assert k.root == k.contraction
     assert k.panel_sizes[2] == 16 and k.panel_sizes[3] == 0, k.panel_sizes  # (n, oh, ow, c)
-    module = parse(_applied_and_compared(payload, p, threads))
+    module = parse(applied_and_compared(payload, p, threads))
     widths = {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module)
               if op.name in ("vector.fma", "arith.mulf") and isinstance(op.results[0].type, ir.VectorType)}
     assert widths and widths <= {16, 12}, widths
@@ -1155,7 +1139,7 @@ def test_a_strided_depthwise_nchw_convolution_runs_on_channel_blocks(threads: in
     assert not p.kernels
     (dw,) = [t for t in p.inner if p.ops[t.op].name == "linalg.depthwise_conv_2d_nchw_chw"]
     assert dw.channel_block == 16 and dw.input_width == 37 and dw.scalar is None
-    module = parse(_applied_and_compared(payload, p, threads))
+    module = parse(applied_and_compared(payload, p, threads))
     widths = {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module)
               if op.name in ("vector.fma", "arith.mulf") and isinstance(op.results[0].type, ir.VectorType)}
     assert widths == {16}, widths
@@ -1176,7 +1160,7 @@ def test_a_1x1_nchw_convolution_keeps_output_channels_in_registers(threads: int,
     (k,) = p.kernels
     assert k.row_sizes == [0, 24, 1, 0] and k.panel_sizes == [0, 0, 0, 14], (k.row_sizes, k.panel_sizes)
     assert k.interchange == [0, 3, 2, 1, 4, 5, 6]
-    module = parse(_applied_and_compared(payload, p, threads))
+    module = parse(applied_and_compared(payload, p, threads))
     widths = {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module) if op.name == "vector.fma"}
     assert widths == {14}, widths
 
@@ -1208,7 +1192,7 @@ def test_on_16_registers_an_odd_number_of_vectors_is_two_vector_panels_and_a_pee
     p = plan(load_payload(payload), _host_target_on(monkeypatch))
     (k,) = p.kernels
     assert (k.panel_sizes, k.remainder(k.panel_sizes)) == ([0, 16], 8), k.panel_sizes
-    module = parse(_applied_and_compared(payload, p, threads))
+    module = parse(applied_and_compared(payload, p, threads))
     widths = {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module)
               if op.name == "vector.fma" and isinstance(op.results[0].type, ir.VectorType)}
     assert widths == {8, 16}, widths
@@ -1233,7 +1217,7 @@ def test_on_16_registers_row_tiles_fill_the_accumulators_and_a_remainder_is_peel
     p = plan(load_payload(payload), _host_target_on(monkeypatch))
     (k,) = p.kernels
     assert (k.extents[0], k.row_sizes, k.remainder(k.row_sizes)) == (64, [6, 0], 4), (k.extents, k.row_sizes)
-    module = parse(_applied_and_compared(payload, p, threads))
+    module = parse(applied_and_compared(payload, p, threads))
     carried = {tuple(ir.VectorType(v.type).shape) for op in ops(module) if op.name == "scf.for"
                for v in op.results if isinstance(v.type, ir.VectorType)}
     assert {(6, 16), (4, 16)} <= carried, carried
@@ -1262,7 +1246,7 @@ def test_a_host_with_a_small_l2_plans_nests_in_at_least_1_mib(tmp_path: Path,
     assert rows == 197 and nest.footprint_bytes <= 1 << 20, (nest.tile_sizes, nest.footprint_bytes)
     (k,) = p.kernels
     assert k.row_sizes[0] >= 4, k.row_sizes
-    _applied_and_compared(payload, p, threads=2)
+    applied_and_compared(payload, p, threads=2)
     assert _host_target_on(monkeypatch, ZEN3.model_copy(update={"l2_bytes": 2 << 20})).memory_bytes == 2 << 20
 
 
@@ -1283,7 +1267,7 @@ def test_a_contraction_whose_tensors_fit_in_l3_keeps_its_whole_reduction(
     (nest,) = p.nests
     assert nest.reduction_tiling == [] and nest.footprint_bytes <= nest.budget_bytes, \
         (nest.tile_sizes, nest.reduction_tiling)
-    _applied_and_compared(payload, p, threads)
+    applied_and_compared(payload, p, threads)
     small = plan(load_payload(payload), _host_target_on(monkeypatch, ZEN3.model_copy(update={"l3_bytes": 4 << 20})))
     assert small.nests[0].reduction_tiling == [] and small.nests[0].row_tiles, small.nests[0].tile_sizes
 
@@ -1313,7 +1297,7 @@ def test_a_contraction_bound_by_its_flops_gets_k_chunks_a_register_kernel_amorti
     (nest,) = p.nests
     assert [r.size for r in nest.reduction_tiling] == [256] and nest.footprint_bytes <= nest.budget_bytes, \
         (nest.tile_sizes, nest.reduction_tiling)
-    module = parse(_applied_and_compared(payload, p, threads))
+    module = parse(applied_and_compared(payload, p, threads))
     steps = {ir.IntegerAttr(op.operands[2].owner.attributes["value"]).value for op in ops(module)
              if op.name == "scf.for" and op.operands[2].owner.name == "arith.constant"}
     assert 256 in steps and 128 not in steps, steps
@@ -1354,7 +1338,7 @@ def test_on_cpu_a_linear_layers_weight_transpose_is_computed_in_the_matmuls_tile
     p = plan(load_payload(payload), _host_target_on(monkeypatch))
     (nest,) = p.nests
     assert "linalg.transpose" in {o.name for o in nest.ops}, nest.ops
-    module = parse(_applied_and_compared(payload, p, threads))
+    module = parse(applied_and_compared(payload, p, threads))
     allocs = [ir.MemRefType(op.results[0].type).shape for op in ops(module) if op.name == "memref.alloc"]
     assert allocs and [192, 768] not in allocs, allocs
 
@@ -1372,7 +1356,7 @@ def test_on_avx2_a_transpose_is_8x8_blocks_of_register_shuffles(threads: int, tm
     p = plan(load_payload(payload), _host_target_on(monkeypatch))
     (t,) = p.inner
     assert t.kind == "transpose" and t.register_sizes == [8, 8], t
-    names = counts(parse(_applied_and_compared(payload, p, threads)))
+    names = counts(parse(applied_and_compared(payload, p, threads)))
     assert names.get("vector.shuffle", 0) >= 8 and names.get("llvm.inline_asm", 0) > 0, names
     assert not {"vector.extract", "memref.load", "memref.store", "vector.gather"} & set(names), names
 
@@ -1395,4 +1379,4 @@ def test_a_nest_rooted_at_an_epilogue_counts_its_contraction_in_the_work_that_pa
     assert nest.root.name == "linalg.generic" and any(o.name == "linalg.matmul" for o in nest.producers), nest
     tiles = _forall_tiles(loaded, nest)
     assert tiles % target.cores == 0, (nest.tile_sizes, tiles)
-    _applied_and_compared(payload, p, threads=2)
+    applied_and_compared(payload, p, threads=2)

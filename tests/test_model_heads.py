@@ -10,18 +10,13 @@ from math import prod
 from pathlib import Path
 
 import pytest
-from ir_helpers import ops, parse
+from ir_helpers import applied_and_compared, ops, parse
 from mlir import ir
 
-from schedgen.emit.schedule import render
-from schedgen.ir.apply import apply_schedule
 from schedgen.ir.load import load_payload
-from schedgen.model.plan import Plan, format_table
+from schedgen.model.plan import format_table
 from schedgen.model.target import CPU_PRESETS, Target
 from schedgen.planning.planner import plan
-from schedgen.run.arrays import random_inputs
-from schedgen.run.compare import compare
-from schedgen.run.execute import run_function
 
 # AVX2's shape (8 lanes, 16 registers): the 16-lane preset packs the 16-wide row below in one tile.
 _AVX512 = CPU_PRESETS["cpu-avx512"]
@@ -78,20 +73,6 @@ _DEPTHWISE = """func.func @dw(%x: tensor<1x32x14x14xf32>, %w: tensor<32x3x3xf32>
 """
 
 
-def _applied(payload: Path, p: Plan, threads: int) -> ir.Module:
-    """The payload transformed by `p`'s schedule, its numbers on `threads`
-    threads checked against the untransformed payload's."""
-    schedule = payload.with_suffix(".schedule.mlir")
-    schedule.write_text(render(p))
-    transformed = apply_schedule(payload, schedule)
-    model = load_payload(payload)
-    inputs = random_inputs(list(model.arg_types), 0)
-    expected = run_function(payload.read_text(), model.func_name, inputs)
-    got = run_function(transformed, model.func_name, inputs, threads=threads)
-    assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected]))
-    return parse(transformed)
-
-
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_head_on_one_row_is_dot_products_along_the_weight_rows(threads: int, tmp_path: Path) -> None:
     """x[1, 512] by a Linear weight W[200, 512]: along the 200 outputs every
@@ -106,7 +87,7 @@ def test_a_head_on_one_row_is_dot_products_along_the_weight_rows(threads: int, t
     (dots,) = [t for t in p.inner if t.dots]
     assert p.ops[dots.op].name == "linalg.matmul" and dots.split_sizes[-1] == lanes
     assert "as dot products" in format_table(p)
-    module = _applied(payload, p, threads)
+    module = parse(applied_and_compared(payload, p, threads))
     loops = [op for op in ops(module) if op.name == "scf.for" and op.results
              and all(isinstance(r.type, ir.VectorType) for r in op.results)]
     carried = [ir.VectorType(r.type).shape for op in loops for r in op.results]
@@ -130,7 +111,7 @@ def test_a_strided_pooling_onto_a_prime_row_count_is_decomposed(threads: int, tm
     p = plan(load_payload(payload, cpu=True), ALL_PARALLEL)
     (pool,) = [t for t in p.inner if p.ops[t.op].name == "linalg.pooling_nchw_max"]
     assert pool.decompose and pool.scalar is None, pool
-    module = _applied(payload, p, threads)
+    module = parse(applied_and_compared(payload, p, threads))
     maxes = [op.results[0].type for op in ops(module) if op.name == "arith.maximumf"]
     assert maxes and all(isinstance(t, ir.VectorType) and prod(t.shape) > 1 for t in maxes), maxes
     assert not [op for op in ops(module) if op.name.startswith("linalg.")]
@@ -148,6 +129,6 @@ def test_an_untiled_strided_depthwise_convolution_packs_its_whole_input(tmp_path
     (conv,) = [t for t in p.inner if t.channel_block]
     assert any(u.op.index == conv.op for u in p.untiled)
     assert conv.input_width == 16 and not conv.row_remainder(conv.input_width)
-    module = _applied(payload, p, 1)
+    module = parse(applied_and_compared(payload, p, 1))
     muls = [op.results[0].type for op in ops(module) if op.name in ("arith.mulf", "vector.fma")]
     assert muls and all(isinstance(t, ir.VectorType) and t.shape[-1] == HOST.cpu.lanes() for t in muls), muls
