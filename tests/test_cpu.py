@@ -1152,17 +1152,19 @@ def test_a_1x1_nchw_convolution_keeps_output_channels_in_registers(threads: int,
     share each loaded input vector, not output rows, which each loaded their
     own (a MobileNet projection at 15% of peak). Its iterators are
     interchanged so that the outer products' lanes run along the output
-    row: every FMA in the applied IR is 14 wide (the row), none 24 (the
-    channels); the numbers match on 1 and 2 threads."""
+    row: every FMA in the applied IR is 32 wide (the row), none 24 or 12
+    (the channels); the numbers match on 1 and 2 threads. Onto 32x32: a
+    smaller plane becomes an im2col matmul (the next test)."""
     payload = tmp_path / "conv1x1.mlir"
     payload.write_text((ROOT / "tests/data/conv1x1_nchw.mlir").read_text())
     p = plan(load_payload(payload), ALL_PARALLEL)
+    assert p.img2col_convs == []
     (k,) = p.kernels
-    assert k.row_sizes == [0, 24, 1, 0] and k.panel_sizes == [0, 0, 0, 14], (k.row_sizes, k.panel_sizes)
+    assert k.row_sizes == [0, 12, 1, 0] and k.panel_sizes == [0, 0, 0, 32], (k.row_sizes, k.panel_sizes)
     assert k.interchange == [0, 3, 2, 1, 4, 5, 6]
     module = parse(applied_and_compared(payload, p, threads))
     widths = {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module) if op.name == "vector.fma"}
-    assert widths == {14}, widths
+    assert widths == {32}, widths
 
 
 # A Zen 3 core as this project's AVX2 machines have it: 16 registers of 8 f32 lanes, a 512 KiB L2.

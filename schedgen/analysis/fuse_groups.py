@@ -108,7 +108,9 @@ def _contraction(payload: Payload, op: TileableOp) -> set[int] | None:
     if init is not None:
         members.add(init)
     current = op
-    while (nxt := _only_user(payload, current)) is not None and is_elementwise(nxt) \
+    # The chain stops at a gather: the im2col copy of the next convolution belongs with that one (as a
+    # member here, a depthwise convolution's group could share no nest and ran untiled on one core).
+    while (nxt := _only_user(payload, current)) is not None and is_elementwise(nxt) and not nxt.gather \
             and all(i in members for i in _op_inputs(nxt)) and not _reads_full_input(nxt, members):
         members.add(nxt.index)
         current = nxt

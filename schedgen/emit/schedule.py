@@ -8,7 +8,7 @@ import hashlib
 from collections import defaultdict
 
 from schedgen import __version__
-from schedgen.ir.normalize import IMG2COL
+from schedgen.ir.normalize import IMG2COL, IMG2COL_1X1_PLANE
 from schedgen.model.payload import NON_STRUCTURED_TILEABLE
 from schedgen.model.plan import InnerTiling, LoopNest, Plan, RegisterKernel
 from schedgen.template_env import environment
@@ -335,7 +335,7 @@ def _dot_view(k: RegisterKernel, base: str, row_sizes: list[int], root_var: str)
     if d is None:
         return None
     dim = next(i for i, s in enumerate(k.panel_sizes) if s)
-    nr = k.panel_sizes[dim]
+    nr = d.last
     head = d.at - nr
     red_loops = [f"{base}_last_kl{i}" for i, s in enumerate(k.reduction_sizes) if s]
     return {"at": d.at, "width": d.at + 1, "dim": dim, "nr": nr, "head": head,
@@ -401,6 +401,7 @@ def _render(plan: Plan) -> str:
     named = sorted(_cpu_named(plan))
     return template.render(plan=plan, version=__version__, groups=_groups(plan), cpu=plan.target.cpu,
                            untiled_inner=untiled_inner, named_ops=named, img2col=IMG2COL,
+                           img2col_plane=IMG2COL_1X1_PLANE,
                            packs_panels=any(k.copies_panel or k.dot_column for k in plan.kernels),
                            dot_columns=any(k.dot_column for k in plan.kernels),
                            has_packs=any(o.name in ("linalg.pack", "linalg.unpack") for o in plan.ops)

@@ -14,8 +14,9 @@ before it tiles anything, for what torch-mlir and other front ends emit.
   an im2col copy and a matmul. MLIR's vectorizer takes no strided window,
   and along a 14- or 28-wide output row no register kernel fills its
   vectors: a 3x3 stride-2 convolution ran scalar in 6.9 ms and takes 0.36
-  ms so, a stride-1 one 1.13 ms and 0.82 ms. On a memory target the copy
-  is traffic (nine times the input for 3x3), so the convolution stays.
+  ms so, a stride-1 one 1.13 ms and 0.82 ms. A 1x1 one of unit strides
+  only onto a small plane (`_img2col`). On a memory target the copy is
+  traffic (nine times the input for 3x3), so the convolution stays.
 - `transpose_b` (CPU targets only): a matrix-vector product (one row: a
   classifier head) whose weight [n, k] torch transposes for it alone reads
   the weight in place instead, a dot product per output along the weight's
@@ -47,6 +48,9 @@ AGGREGATES = ("linalg.softmax",)
 # The convolution the img2col step converts (upstream's rewrite takes it with unit dilations).
 IMG2COL = "linalg.conv_2d_nchw_fchw"
 MATMUL = "linalg.matmul"
+# A 1x1 convolution of unit strides is converted too where its output plane has fewer pixels than this
+# (_img2col).
+IMG2COL_1X1_PLANE = 1024
 
 
 def _walk(op: ir.Operation) -> list[ir.Operation]:
@@ -63,16 +67,24 @@ def _keeps_unit_dim(op: ir.Operation) -> bool:
 
 
 def _img2col(op: ir.Operation) -> bool:
-    """An NCHW convolution worth an im2col copy: not a 1x1 one of unit
-    strides, which already is a matmul over the plane (its copy cost a
-    mobilenet block 0.64 -> 1.09 ms)."""
+    """An NCHW convolution worth an im2col copy. A 1x1 one of unit strides
+    only onto a plane of fewer than IMG2COL_1X1_PLANE pixels: its register
+    kernel runs along one output row, whose 7, 13, 14, 27 or 28 pixels fill
+    its vectors badly, while the matmul's runs along the whole plane; with
+    its copy (scalar) and its epilogue no longer fused, each such
+    convolution ran 1.1-2.9x faster (squeezenet's 512->1000 classifier onto
+    13x13: 6.3 -> 3.2 ms; mobilenet_v2 whole 1.31x on 1 thread, 1.07x on 2).
+    Onto 56x56 the copy and the unfused epilogue cost more than the plane
+    gains (a mobilenet block 0.71x, 0.51x on 2 threads)."""
     if op.name != IMG2COL:
         return False
 
     def ones(name: str) -> bool:  # absent: the default, 1
         return name not in op.attributes or all(v == 1 for v in ir.DenseIntElementsAttr(op.attributes[name]))
     taps = ir.RankedTensorType(op.operands[1].type).shape[2:]
-    return ones("dilations") and not (list(taps) == [1, 1] and ones("strides"))
+    oh, ow = ir.RankedTensorType(op.results[0].type).shape[2:]
+    pointwise = list(taps) == [1, 1] and ones("strides")
+    return ones("dilations") and (not pointwise or oh * ow < IMG2COL_1X1_PLANE)
 
 
 def _weight_transposed_gemv(op: ir.Operation) -> bool:
@@ -164,7 +176,7 @@ def run_steps(root: ir.Operation, steps: tuple[str, ...], func_name: str | None 
     """The template's standalone sequence of `steps`, applied to `root` (the
     normalize steps need `func_name`; generalize and fold_empty do not)."""
     text = environment().get_template(TEMPLATE).render(standalone=True, steps=steps, func_name=func_name,
-                                                       img2col=IMG2COL, img2col_convs=convs,
-                                                       transpose_b_matmuls=gemvs)
+                                                       img2col=IMG2COL, img2col_plane=IMG2COL_1X1_PLANE,
+                                                       img2col_convs=convs, transpose_b_matmuls=gemvs)
     schedule = ir.Module.parse(text)
     interpreter.apply_named_sequence(root, schedule.body.operations[0], schedule)

@@ -202,6 +202,7 @@ class DotColumn(BaseModel):
     as dot products along the reduction (cpu_levels._with_dot_column)."""
 
     at: int  # where it splits off along the panel dim: the panels cover the columns before it
+    last: int  # the width of the panel before it: a full one, or one vector after two-vector panels
     operand: int  # the contraction operand read along that dim (copied, so that the column is contiguous)
     reduction_sizes: list[int]  # tile_reduction_using_for sizes of its op, unit dims folded: lanes along K
     copy_sizes: list[int]  # tiling of its copy (a few elements of K at a time)
@@ -272,10 +273,11 @@ class RegisterKernel(BaseModel):
 
     @property
     def panel_extents(self) -> list[int]:
-        """`extents` less a column split off the panels (dot_column)."""
+        """`extents` along the panel loop: less the last panel and the column split off after it (dot_column)."""
         if self.dot_column is None:
             return self.extents
-        return [self.dot_column.at if p else e for p, e in zip(self.panel_sizes, self.extents)]
+        head = self.dot_column.at - self.dot_column.last
+        return [head if p else e for p, e in zip(self.panel_sizes, self.extents)]
 
 
 class UntiledOp(BaseModel):

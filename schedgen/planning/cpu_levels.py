@@ -136,7 +136,11 @@ def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo, peel: bool
         # and one of 8, 35 ms, against 56-66 ms in panels of 8). AVX-512 keeps its one-vector panels:
         # measured there (112-pixel tiles, 91% of peak), not here.
         nr = 2 * lanes
-    if peel and v is not None and extents[v] % nr > lanes:
+    # 16 registers (AVX2), two-vector panels that leave one vector and a column: the last panel is one
+    # vector and the column dot products (_with_dot_column), so the others keep two vectors (1000x169x512:
+    # 0.72 -> 1.0 of numpy's speed). Measured on AVX2 only.
+    dot_tail = peel and v is not None and cpu.vector_registers <= 16 and _last_panel(extents[v], nr, lanes) == lanes
+    if peel and v is not None and extents[v] % nr > lanes and not dot_tail:
         # One vector wide where two leave a peeled panel wider than one (49 columns: 32 and 17, a
         # 17-lane panel LLVM splits badly; 3.3 ms for resnet18's 7x7 layer-4 im2col matmuls, 1.3 ms
         # as 16, 16, 16 and 1).
@@ -145,11 +149,14 @@ def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo, peel: bool
     full = max(1, budget // vecs)
     mr = size(extents[m], full) if m is not None else 1
     if peel and m is not None and cpu.vector_registers <= 16 and vecs == 2 and mr < full \
-            and extents[m] >= MIN_FULL_ROW_TILES * full and 3 * (extents[m] % full) >= 2 * full:
+            and extents[m] >= MIN_FULL_ROW_TILES * full and 3 * (extents[m] % full) >= 2 * full \
+            and not dot_tail:
         # 16 registers (AVX2), two-vector panels: rows for all 12 accumulators and a peeled remainder, where
         # a divisor gave fewer (64 rows: 4). 8 accumulators are just the FMAs in flight (2 pipes x 4 cycles),
         # so a late load stalls them all: resnet_block 14% faster at 1 and 2 threads, 1024³ 3.5%, resnet18 3-6%.
         # Only where the remainder keeps 2/3 of the rows: 32 = 5 x 6 + 2 made GPT-2's 32 tokens 7% slower.
+        # Not before a dot column, which needs rows that divide (1000x169x512: 0.93 of numpy's speed with
+        # 6 rows and a peeled 9-wide panel, 1.0 with 5 and the column).
         mr = full
     return nr, mr, vecs
 
@@ -914,6 +921,16 @@ def _with_panel_copy(op: TileableOp, kernel: RegisterKernel, ext: list[int], v: 
                                      "copy_sizes": copy, "padding_values": [_zero(o) for o in op.operands]})
 
 
+def _last_panel(n: int, nr: int, lanes: int) -> int | None:
+    """The width of the last panel before a dot column (_with_dot_column) along n columns in panels
+    of nr: a full panel where one column is left, one vector where two-vector panels leave one vector
+    and a column (169 pixels: ten panels of 16, one of 8 and a column, not 21 of 8 and a column, each
+    FMA then waiting on a broadcast: 0.7 of numpy's speed). None where no column is left so."""
+    if n % nr == 1:
+        return nr
+    return lanes if nr == 2 * lanes and n % nr == lanes + 1 else None
+
+
 def _with_dot_column(op: TileableOp, kernel: RegisterKernel, v: int, nr: int, cpu: CpuInfo) -> RegisterKernel:
     """`kernel` with a last panel of one column split off as dot products
     along the reduction. As a panel, that column takes as long as a full
@@ -923,6 +940,8 @@ def _with_dot_column(op: TileableOp, kernel: RegisterKernel, v: int, nr: int, cp
     after the loop: the column's share of the FMAs drops nr-fold, and what
     is left is one more pass over the row operand (a 512x49x4608 matmul:
     1.38 -> 1.15 ms). Its B column is copied, so that it is contiguous.
+    The panel before it is a full one, or one vector after two-vector
+    panels (_last_panel).
 
     Only where the contraction is its own root (nothing computed in its
     tiles), its rows divide, and it has one reduction dim, the innermost, a
@@ -930,7 +949,8 @@ def _with_dot_column(op: TileableOp, kernel: RegisterKernel, v: int, nr: int, cp
     ext = kernel.contraction_extents
     k = len(ext) - 1
     lanes = cpu.lanes(_element_bytes(op))
-    if kernel.root != op.index or kernel.interchange or ext[v] % nr != 1 or ext[v] == 1 \
+    last = _last_panel(ext[v], nr, lanes)
+    if kernel.root != op.index or kernel.interchange or last is None or ext[v] == 1 or kernel.peel_first \
             or op.domain[v] % ext[v] or kernel.remainder(kernel.row_sizes) is not None \
             or op.reduction_dims() != [k] or ext[k] % lanes or op.results[0].element_type != "f32":
         return kernel
@@ -947,7 +967,8 @@ def _with_dot_column(op: TileableOp, kernel: RegisterKernel, v: int, nr: int, cp
     # A copied panel's operand is the column's too: both copies are tiled alike (one loop in the schedule)
     copy = kernel.copy_sizes if kernel.packed_operand == column[0] else \
         [0 if d == v else (_largest_divisor(ext[d], 8) if d == k else 1) for d in dims[column[0]]]
-    dot = DotColumn(at=ext[v] - 1, operand=column[0], reduction_sizes=[0] * len(rows) + [lanes], copy_sizes=copy)
+    dot = DotColumn(at=ext[v] - 1, last=last, operand=column[0], reduction_sizes=[0] * len(rows) + [lanes],
+                    copy_sizes=copy)
     update: dict = {"dot_column": dot}
     if kernel.packed_operand is None:  # the column is copied all the same
         update |= {"pad_dims": op.reduction_dims(), "padding_values": [_zero(o) for o in op.operands]}
