@@ -92,3 +92,11 @@ def applied_and_compared(payload: Path, p: Plan, threads: int = 1) -> str:
     got = run_function(transformed, model.func_name, inputs, threads=threads)
     assert all(c.ok for c in compare(expected, got, [str(e.dtype) for e in expected]))
     return transformed
+
+
+def matmul_text(m: int, n: int, k: int) -> str:
+    """Payload text of an m x k by k x n matmul into a zero-filled init (@mm): the plain contraction."""
+    a, b, c = (f"tensor<{x}x{y}xf32>" for x, y in ((m, k), (k, n), (m, n)))
+    return (f"func.func @mm(%a: {a}, %b: {b}) -> {c} {{\n  %z = arith.constant 0.0 : f32\n"
+            f"  %e = tensor.empty() : {c}\n  %f = linalg.fill ins(%z : f32) outs(%e : {c}) -> {c}\n"
+            f"  %r = linalg.matmul ins(%a, %b : {a}, {b}) outs(%f : {c})\n      -> {c}\n  return %r : {c}\n}}\n")

@@ -15,7 +15,7 @@ from math import prod
 from pathlib import Path
 
 import pytest
-from ir_helpers import applied_and_compared, counts, dialect_ops, enclosing_loop, ops, parse
+from ir_helpers import applied_and_compared, counts, dialect_ops, enclosing_loop, matmul_text, ops, parse
 from mlir import ir
 
 from schedgen.analysis.flops import payload_flops
@@ -162,14 +162,6 @@ def _matmul_bias_relu(m: int, n: int, k: int) -> str:
     return text
 
 
-def _square_matmul(n: int) -> str:
-    """An n x n x n matmul into a zero-filled init: the plain contraction."""
-    t = f"tensor<{n}x{n}xf32>"
-    return (f"func.func @mm(%a: {t}, %b: {t}) -> {t} {{\n  %z = arith.constant 0.0 : f32\n"
-            f"  %e = tensor.empty() : {t}\n  %f = linalg.fill ins(%z : f32) outs(%e : {t}) -> {t}\n"
-            f"  %r = linalg.matmul ins(%a, %b : {t}, {t}) outs(%f : {t}) -> {t}\n  return %r : {t}\n}}\n")
-
-
 def _forall_tiles(payload: Payload, nest: LoopNest) -> int:
     """The tiles of a nest's forall: its root's dims over their tile sizes (0: not tiled)."""
     return prod(tile_count(e, s) for e, s in zip(payload.ops[nest.root.index].domain, nest.tile_sizes) if s)
@@ -183,7 +175,7 @@ def test_a_large_nest_gets_a_multiple_of_the_cores_in_tiles(tmp_path: Path) -> N
     from schedgen.ir.apply import apply_schedule
 
     payload = tmp_path / "mm_1000.mlir"
-    payload.write_text(_square_matmul(1000))
+    payload.write_text(matmul_text(1000, 1000, 1000))
     model = load_payload(payload)
     target = TARGET.model_copy(update={"memory_bytes": 1 << 20})  # this VM's L2: 200-row tiles fit, 250 not
     p = plan(model, target)
@@ -653,7 +645,7 @@ def test_of_tiles_that_move_as_many_bytes_those_that_copy_fewer_panels_win(tmp_p
     from schedgen.check.check import check
 
     payload = tmp_path / "mm_2048.mlir"
-    payload.write_text(_square_matmul(2048))
+    payload.write_text(matmul_text(2048, 2048, 2048))
     l2 = 1 << 20  # this machine's (the preset's 2 MiB allows square 512x512 tiles)
     p = plan(load_payload(payload), TARGET.model_copy(update={
         "memory_bytes": l2, "cpu": TARGET.cpu.model_copy(update={"l2_bytes": l2, "l3_bytes": 16 << 20})}))
@@ -1264,7 +1256,7 @@ def test_a_contraction_whose_tensors_fit_in_l3_keeps_its_whole_reduction(
     order: A, which those read again per column block, fits in half of L3
     (planner._rereads_in_l3)."""
     payload = tmp_path / "mm512.mlir"
-    payload.write_text(_square_matmul(512))
+    payload.write_text(matmul_text(512, 512, 512))
     p = plan(load_payload(payload), _host_target_on(monkeypatch))
     (nest,) = p.nests
     assert nest.reduction_tiling == [] and nest.footprint_bytes <= nest.budget_bytes, \
@@ -1288,7 +1280,7 @@ def test_a_contraction_bound_by_its_flops_gets_k_chunks_a_register_kernel_amorti
     threads. Where the bytes would take longer than the flops (a peak
     the traffic cannot keep up with) the chunks stay those of least traffic."""
     payload = tmp_path / "mm512.mlir"
-    payload.write_text(_square_matmul(512))
+    payload.write_text(matmul_text(512, 512, 512))
     import schedgen.planning.planner as planner_module
     import schedgen.planning.row_order as row_order_module
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import AVX2, assert_runs_as_untransformed
-from ir_helpers import enclosing_loop, ops, parse
+from ir_helpers import enclosing_loop, matmul_text, ops, parse
 from mlir import ir
 
 from schedgen.analysis.measure import const_int
@@ -28,16 +28,7 @@ from schedgen.planning.row_order import rows_in_order
 # forall would have 2 x 2 tiles; with the row loop it has 2 column blocks, each walking 2 row blocks.
 TARGET = AVX2.model_copy(update={"memory_bytes": 1 << 19})
 
-MATMUL = """
-func.func @mm(%a: tensor<256x512xf32>, %b: tensor<512x128xf32>) -> tensor<256x128xf32> {
-  %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<256x128xf32>
-  %f = linalg.fill ins(%z : f32) outs(%e : tensor<256x128xf32>) -> tensor<256x128xf32>
-  %r = linalg.matmul ins(%a, %b : tensor<256x512xf32>, tensor<512x128xf32>) outs(%f : tensor<256x128xf32>)
-      -> tensor<256x128xf32>
-  return %r : tensor<256x128xf32>
-}
-"""
+MATMUL = matmul_text(256, 128, 512)
 
 # The same product with B = transpose(W): the kernel transposes W's panels itself (panel_transpose), which a
 # row loop would do again per row block.
@@ -182,12 +173,8 @@ def test_a_convolution_walks_its_rows_in_two_loops(tmp_path: Path) -> None:
     assert_runs_as_untransformed(path, apply_schedule(path, schedule))
 
 
-def _matmul(m: int, n: int, k: int) -> str:
-    return MATMUL.replace("256x512", f"{m}x{k}").replace("512x128", f"{k}x{n}").replace("256x128", f"{m}x{n}")
-
-
 def _square(n: int) -> str:
-    return _matmul(n, n, n)
+    return matmul_text(n, n, n)
 
 
 def _applied_and_verified(path: Path, p: Plan, tmp_path: Path) -> tuple[list[list[int]], ir.Module]:
@@ -278,7 +265,7 @@ def test_a_last_panel_narrower_than_the_others_is_packed_once_too(tmp_path: Path
     forall tile: the parallel body allocates a [2, 512, 16] and a [512, 8]
     buffer. verify measures the planned footprint and traffic, and the
     numbers match on 1 and 2 threads."""
-    path = _payload(tmp_path, _matmul(200, 120, 512))
+    path = _payload(tmp_path, matmul_text(200, 120, 512))
     p = plan(load_payload(path, cpu=True), AVX2.model_copy(update={"memory_bytes": 1 << 18}))
     (nest,) = p.nests
     (kernel,) = p.kernels
@@ -295,7 +282,7 @@ def test_columns_no_two_vectors_divide_split_where_rows_pack_them(rows: int, tmp
     for the cores, the last panel of 8 packed too (32 MB planned, against 88
     in [50, 1000] tiles by K chunks). With 32 rows (GPT-2's head), too few
     row tiles pack a panel: tiles stay whole panels."""
-    payload = load_payload(_payload(tmp_path, _matmul(rows, 1000, 1000 if rows == 1000 else 128)), cpu=True)
+    payload = load_payload(_payload(tmp_path, matmul_text(rows, 1000, 1000 if rows == 1000 else 128)), cpu=True)
     p = plan(payload, AVX2)
     (nest,) = p.nests
     if rows == 32:
@@ -320,7 +307,7 @@ def test_a_contraction_that_is_its_own_root_starts_its_accumulators_from_its_fil
     numbers match on 1 and 2 threads. With a relu of A in the nest (an input
     computed there) the fill keeps tiles of its own."""
     m, n, k = shape
-    path = _payload(tmp_path, _matmul(m, n, k).replace("arith.constant 0.0", "arith.constant 1.5"))
+    path = _payload(tmp_path, matmul_text(m, n, k).replace("arith.constant 0.0", "arith.constant 1.5"))
     target = TARGET if shape[0] == 256 else AVX2.model_copy(update={"memory_bytes": 1 << 18})
     p = plan(load_payload(path, cpu=True), target)
     (kernel,) = p.kernels

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from ir_helpers import applied_and_compared, ops, parse
+from ir_helpers import applied_and_compared, matmul_text, ops, parse
 from mlir import ir
 
 from schedgen.ir.load import load_payload
@@ -84,15 +84,7 @@ def test_two_vector_panels_end_in_one_vector_and_a_dot_column(threads: int, tmp_
     column's lanes; the numbers match on 1 and 2 threads. On AVX-512 (16
     lanes) the panels are one vector as before."""
     payload = tmp_path / "mm25.mlir"
-    payload.write_text("""func.func @mm(%a: tensor<40x64xf32>, %b: tensor<64x25xf32>) -> tensor<40x25xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<40x25xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<40x25xf32>) -> tensor<40x25xf32>
-  %c = linalg.matmul ins(%a, %b : tensor<40x64xf32>, tensor<64x25xf32>) outs(%f : tensor<40x25xf32>)
-    -> tensor<40x25xf32>
-  return %c : tensor<40x25xf32>
-}
-""")
+    payload.write_text(matmul_text(40, 25, 64))
     (wide,) = plan(load_payload(payload, cpu=True), AVX512).kernels
     assert wide.panel_sizes == [0, 16] and wide.dot_column is None, wide
     p = plan(load_payload(payload, cpu=True), AVX2)
