@@ -335,12 +335,11 @@ def _dot_view(k: RegisterKernel, base: str, row_sizes: list[int], root_var: str)
     if d is None:
         return None
     dim = next(i for i, s in enumerate(k.panel_sizes) if s)
-    nr = d.last
-    head = d.at - nr
+    head = d.at - d.last
     red_loops = [f"{base}_last_kl{i}" for i, s in enumerate(k.reduction_sizes) if s]
-    return {"at": d.at, "width": d.at + 1, "dim": dim, "nr": nr, "head": head,
+    return {"at": d.at, "width": d.at + 1, "dim": dim, "last": d.last, "head": head,
             "tail_source": f"{base}_tail" if head else root_var,
-            "tail_sizes": [nr + 1 if i == dim else 0 for i in range(dim + 1)],
+            "tail_sizes": [d.last + 1 if i == dim else 0 for i in range(dim + 1)],
             "column_sizes": [int(i == dim) for i in range(dim + 1)],
             "operand": d.operand, "nofold": [1 if i == d.operand else 0 for i in range(len(k.padding_values))],
             "row_loops": [f"{base}_tail_rl{i}" for i, s in enumerate(row_sizes) if s],
