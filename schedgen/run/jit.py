@@ -14,6 +14,7 @@ import numpy as np
 
 from schedgen.errors import ExecutionError
 from schedgen.run.arrays import numpy_dtype
+from schedgen.run.loop_order import reorder_loops
 from schedgen.run.lower import diagnostics, lower, openmp_library
 from schedgen.run.memory import keep_freed_memory, page_aligned, result_freer
 
@@ -22,9 +23,9 @@ _MAX_CALLS = 100_000  # bound on min_seconds' extra calls
 
 def lower_and_run(module: str | Path, func_name: str, inputs: list[np.ndarray], opt_level: int,
                   phase: Any, threads: int = 1, repeats: int = 0,
-                  warmup: int = 0, min_seconds: float = 0.0) -> tuple[list[np.ndarray], list[float]]:
+                  warmup: int = 0, min_seconds: float = 0.0, reorder: bool = False) -> tuple[list[np.ndarray], list[float]]:
     """Parse `module` (its text, or a file that holds it), lower it, JIT it and call `func_name` on `inputs` once (its
-    outputs), then `warmup` and `repeats` more times (the timed ones)."""
+    outputs), then `warmup` and `repeats` more times (the timed ones). `reorder`: as in execute.run_function."""
     try:  # registers transform.xtc.* so that modules that mention it parse
         import mlir.xtc_transform  # noqa: F401
     except ImportError:
@@ -38,6 +39,9 @@ def lower_and_run(module: str | Path, func_name: str, inputs: list[np.ndarray], 
         except ir.MLIRError as exc:
             raise ExecutionError(f"cannot parse module: {diagnostics(exc)}") from None
         args, arg_types, res_types = _prepare(parsed, func_name, inputs)
+        if reorder:
+            phase("reordering loops")
+            reorder_loops(parsed)
         phase("lowering")
         lower(parsed, threads)
         phase("compiling")
