@@ -20,7 +20,7 @@ from schedgen.check.verify import verify
 from schedgen.emit.schedule import render
 from schedgen.ir.apply import apply_schedule
 from schedgen.ir.load import load_payload
-from schedgen.model.plan import NoteKind, Plan
+from schedgen.model.plan import FuseMode, NoteKind, Plan
 from schedgen.planning.planner import plan
 from schedgen.planning.row_order import rows_in_order
 
@@ -328,3 +328,26 @@ def test_a_contraction_that_is_its_own_root_starts_its_accumulators_from_its_fil
     assert len(nest.ops) == 3 and not kernel.init_by_fuse and kernel.inits == [], (nest.ops, kernel)
     relu_fill = next(o.index for o in relu.ops if o.name == "linalg.fill")
     assert any(t.op == relu_fill for t in relu.inner), relu.inner
+
+
+def test_a_producer_the_schedule_tiles_later_keeps_the_rows_in_the_forall(tmp_path: Path) -> None:
+    """No fusion: the relu is a nest of its own, which the schedule tiles
+    after the matmul's (consumers first). A row loop's
+    transform.structured.fuse would fuse the relu, still untiled then and
+    read whole as the matmul's rows, into every column block: computed
+    twice, and its own nest left with nothing to tile. The row loop is
+    refused there, and the search prices the nest without it."""
+    path = _payload(tmp_path, RELU_MATMUL)
+    p = plan(load_payload(path, cpu=True), TARGET, FuseMode.NO_FUSE)
+    matmul, relu = p.nests
+    assert [o.index for o in relu.ops] == [0] and matmul.root.index == 2
+    assert matmul.row_tiles == [] and not any(n.kind == NoteKind.ROWS_IN_ORDER for n in matmul.notes)
+    # the plain matmul at these sizes does take the row loop
+    (tmp_path / "alone").mkdir()
+    alone = plan(load_payload(_payload(tmp_path / "alone", MATMUL), cpu=True), TARGET, FuseMode.NO_FUSE)
+    assert alone.nests[0].row_tiles
+    schedule = tmp_path / "relu_mm.schedule.mlir"
+    schedule.write_text(render(p))
+    report = verify(path, schedule)
+    assert report.numbers_ok and report.budget_ok and report.computed_once, report
+    assert sorted(n.id for n in report.check.nests) == [1, 2]

@@ -142,6 +142,8 @@ class _Nest:
         self.in_loop: frozenset[int] = frozenset()
         self.loop_op: int | None = None
         self.redo_gathers = False  # in-loop gathers may be redone once per core (_redoes)
+        # Ops no nest planned before this one tiles: still untiled when the schedule reaches it (row_order).
+        self.untiled: frozenset[int] = frozenset()
         # CPU targets: forall tiles divide (every register tile static), are
         # register-sized where they can be, and K chunks keep the kernel's step.
         self.cpu = target.cpu
@@ -594,7 +596,7 @@ class _Nest:
         if tiled is None:
             return None
         return row_order(self.payload, self.root.index, {i: tiled.inner(i) for i in tiled.members},
-                         self.shape(members, sizes).root_tiles, self.cpu)
+                         self.shape(members, sizes).root_tiles, self.cpu, self.untiled)
 
     def _tensor_bytes(self, members: frozenset[int]) -> int | None:
         """The bytes the nest moves untiled: each tensor it reads or writes, once."""
@@ -793,7 +795,8 @@ def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
                   precise_checks=checker.checks if checker else 0, groups=infos, normalize=list(payload.normalize),
                   img2col_convs=list(payload.img2col_convs), transpose_b_matmuls=list(payload.transpose_b_matmuls))
     if target.cpu is not None:
-        result.nests = [rows_in_order(payload, n, target.cpu) for n in result.nests]
+        result.nests = [rows_in_order(payload, n, target.cpu, _tiled_after(result, i))
+                        for i, n in enumerate(result.nests)]
     result.nests = [n.model_copy(update={"traffic_bytes": nest_traffic(payload, n).total}) for n in result.nests]
     result.traffic_bytes = plan_traffic(payload, result).total
     result.traffic_lower_bound = lower_bound(payload, target.memory_bytes)
@@ -935,6 +938,13 @@ class _Planning:
         return True
 
 
+def _tiled_after(plan: Plan, i: int) -> frozenset[int]:
+    """The ops still untiled when the schedule reaches plan.nests[i]: those of
+    the nests after it (it emits them in order, consumers first) and those
+    left untiled."""
+    return frozenset({o.index for n in plan.nests[i + 1:] for o in n.ops} | {u.op.index for u in plan.untiled})
+
+
 def _closure(groups: list[FuseGroup], op: int) -> list[FuseGroup]:
     """The groups holding `op`, and those sharing members with them."""
     mine = [g for g in groups if op in g.members]
@@ -1072,6 +1082,7 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
     otherwise); `order`: root dims the group's principal tiles, in its order."""
     grouped = grouped or {}
     nest = _Nest(payload, root, target, axis_map, order)
+    nest.untiled = frozenset(o.index for o in payload.ops if not taken.get(o.index))
     axes = nest.axes()
     alone = frozenset({root.index})
     _root_fits(payload, nest, root, target, required)

@@ -30,7 +30,7 @@ from schedgen.model.plan import LoopNest, Note, NoteKind
 from schedgen.planning.cpu_levels import copied_panel, panel_operand
 
 
-def rows_in_order(payload: Payload, nest: LoopNest, cpu: CpuInfo) -> LoopNest:
+def rows_in_order(payload: Payload, nest: LoopNest, cpu: CpuInfo, untiled: frozenset[int] = frozenset()) -> LoopNest:
     """`nest` with its row dims tiled by an scf.for inside the forall
     (LoopNest.row_tiles) where that pays and computes nothing twice
     (row_order); otherwise `nest` unchanged.
@@ -38,12 +38,13 @@ def rows_in_order(payload: Payload, nest: LoopNest, cpu: CpuInfo) -> LoopNest:
     Only a one-level forall nest whose reductions are whole (a K loop
     reloads the kernel's output block per chunk: 2048³ by rows of 256
     inside, chunks of 256, was slower), with no consumers, loop producers
-    or recomputed ops (fused by other steps). The planner's search prices
-    such nests by their row-loop traffic (planner._Nest.traffic)."""
+    or recomputed ops (fused by other steps). `untiled`: the ops still
+    untiled when the schedule tiles this nest (row_order). The planner's
+    search prices such nests by their row-loop traffic (planner._Nest.traffic)."""
     if nest.loop_kind != "scf.forall" or nest.levels != 1 or nest.consumers or nest.loop_producers \
             or nest.reduction_tiling or nest.recomputed or nest.local_buffers or nest.row_tiles:
         return nest
-    order = row_order(payload, nest.root.index, innermost_tiles(payload, nest), nest.tile_sizes, cpu)
+    order = row_order(payload, nest.root.index, innermost_tiles(payload, nest), nest.tile_sizes, cpu, untiled)
     if order is None:
         return nest
     rows, op, k = order.rows, order.op, order.operand
@@ -85,16 +86,23 @@ class RowOrder:
 
 
 def row_order(payload: Payload, root_index: int, tiles: dict[int, list[DimTile]], tile_sizes: Sequence[int],
-              cpu: CpuInfo) -> RowOrder | None:
+              cpu: CpuInfo, untiled: frozenset[int] = frozenset()) -> RowOrder | None:
     """The row loop of a one-level forall nest tiled by `tile_sizes` (the
     members' innermost tiles: `tiles`), or None where the rule does not
-    apply. It needs one member whose kernel copies a panel, counting
+    apply. No member may read an op in `untiled` (still untiled when the
+    schedule tiles this nest): the row loop's transform.structured.fuse
+    fuses every producer it reaches, and would compute that one per column
+    block (a ReLU left out of a matmul's nest, read whole as its rows: its
+    own nest then tiled nothing). It needs one member whose kernel copies a panel, counting
     every row of the column block as a reuse (the block is packed once);
     the row dims are the root's tiled dims that panel does not move
     with. Every other member's tile must move with a row dim, or the row
     loop would compute it again per row block (a weight transpose computed
     per panel). The columns left to the forall must still give the cores
     equal shares."""
+    if any(v.value.kind == "op" and v.value.index in untiled - tiles.keys() for i in tiles
+           for v in payload.ops[i].operands):
+        return None
     root = payload.ops[root_index]
     tiled = [d for d, s in enumerate(tile_sizes) if 0 < s < root.domain[d]]
     copied = []
