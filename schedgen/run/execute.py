@@ -48,7 +48,8 @@ def run_function(module: str | Path, func_name: str, inputs: list[np.ndarray],
 
 def time_function(module: str | Path, func_name: str, inputs: list[np.ndarray], timeout: float = 600,
                   opt_level: int = 3, threads: int = 1, repeats: int = 5,
-                  warmup: int = 1, min_seconds: float = 0.0, reorder: bool = False) -> tuple[list[np.ndarray], list[float]]:
+                  warmup: int = 1, min_seconds: float = 0.0,
+                  reorder: bool = False) -> tuple[list[np.ndarray], list[float]]:
     """As run_function, and also the wall time of each of `repeats` calls
     after `warmup` calls (outputs are those of the first call); with
     `min_seconds`, more calls until the timed ones add up to that much (as

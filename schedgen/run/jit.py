@@ -23,7 +23,8 @@ _MAX_CALLS = 100_000  # bound on min_seconds' extra calls
 
 def lower_and_run(module: str | Path, func_name: str, inputs: list[np.ndarray], opt_level: int,
                   phase: Any, threads: int = 1, repeats: int = 0,
-                  warmup: int = 0, min_seconds: float = 0.0, reorder: bool = False) -> tuple[list[np.ndarray], list[float]]:
+                  warmup: int = 0, min_seconds: float = 0.0,
+                  reorder: bool = False) -> tuple[list[np.ndarray], list[float]]:
     """Parse `module` (its text, or a file that holds it), lower it, JIT it and call `func_name` on `inputs` once (its
     outputs), then `warmup` and `repeats` more times (the timed ones). `reorder`: as in execute.run_function."""
     try:  # registers transform.xtc.* so that modules that mention it parse
