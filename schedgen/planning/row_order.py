@@ -91,9 +91,11 @@ def row_order(payload: Payload, root_index: int, tiles: dict[int, list[DimTile]]
     members' innermost tiles: `tiles`), or None where the rule does not
     apply. No member may read an op in `untiled` (still untiled when the
     schedule tiles this nest): the row loop's transform.structured.fuse
-    fuses every producer it reaches, and would compute that one per column
-    block (a ReLU left out of a matmul's nest, read whole as its rows: its
-    own nest then tiled nothing). It needs one member whose kernel copies a panel, counting
+    fuses every producer it reaches (its cleanup merges the forall's slice
+    of an operand into its own, whose source is then that producer), and
+    would compute that one per column block (a ReLU left out of a matmul's
+    nest: its own nest then tiled nothing). The kernels' fuse steps have no
+    cleanup and stop at the forall's slices. It needs one member whose kernel copies a panel, counting
     every row of the column block as a reuse (the block is packed once);
     the row dims are the root's tiled dims that panel does not move
     with. Every other member's tile must move with a row dim, or the row
