@@ -795,7 +795,7 @@ def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
                   precise_checks=checker.checks if checker else 0, groups=infos, normalize=list(payload.normalize),
                   img2col_convs=list(payload.img2col_convs), transpose_b_matmuls=list(payload.transpose_b_matmuls))
     if target.cpu is not None:
-        result.nests = [rows_in_order(payload, n, target.cpu, _tiled_after(result, i))
+        result.nests = [rows_in_order(payload, n, target.cpu, _untiled_at(result, i))
                         for i, n in enumerate(result.nests)]
     result.nests = [n.model_copy(update={"traffic_bytes": nest_traffic(payload, n).total}) for n in result.nests]
     result.traffic_bytes = plan_traffic(payload, result).total
@@ -938,7 +938,7 @@ class _Planning:
         return True
 
 
-def _tiled_after(plan: Plan, i: int) -> frozenset[int]:
+def _untiled_at(plan: Plan, i: int) -> frozenset[int]:
     """The ops still untiled when the schedule reaches plan.nests[i]: those of
     the nests after it (it emits them in order, consumers first) and those
     left untiled."""

@@ -95,10 +95,10 @@ def row_order(payload: Payload, root_index: int, tiles: dict[int, list[DimTile]]
     of an operand into its own, whose source is then that producer), and
     would compute that one per column block (a ReLU left out of a matmul's
     nest: its own nest then tiled nothing). The kernels' fuse steps have no
-    cleanup and stop at the forall's slices. It needs one member whose kernel copies a panel, counting
-    every row of the column block as a reuse (the block is packed once);
-    the row dims are the root's tiled dims that panel does not move
-    with. Every other member's tile must move with a row dim, or the row
+    cleanup and stop at the forall's slices. It needs one member whose
+    kernel copies a panel, counting every row of the column block as a
+    reuse (the block is packed once); the row dims are the root's tiled
+    dims that panel does not move with. Every other member's tile must move with a row dim, or the row
     loop would compute it again per row block (a weight transpose computed
     per panel). The columns left to the forall must still give the cores
     equal shares."""
