@@ -134,6 +134,14 @@ def efficientnet_model():
     return _vision(19, lambda tv: tv.efficientnet_b0(), (1, 3, 224, 224))
 
 
+def regnet_model():
+    return _vision(31, lambda tv: tv.regnet_x_400mf(), (1, 3, 224, 224))
+
+
+def googlenet_model():
+    return _vision(32, lambda tv: tv.googlenet(aux_logits=False, init_weights=True), (1, 3, 224, 224))
+
+
 def _persistent(model: nn.Module) -> nn.Module:
     """Non-persistent buffers (position ids, relative-position indices) have
     no state mapping in torch-mlir's export: make them persistent."""
@@ -313,6 +321,10 @@ CASES = [
     Case("squeezenet", "torchvision squeezenet1_1, 1x3x224x224", squeezenet_model, whole_model=True),
     Case("shufflenet", "torchvision shufflenet_v2_x0_5, 1x3x224x224", shufflenet_model, whole_model=True),
     Case("efficientnet_b0", "torchvision efficientnet_b0, 1x3x224x224", efficientnet_model, whole_model=True),
+    Case("regnet_x_400mf", "torchvision regnet_x_400mf (grouped convolutions), 1x3x224x224", regnet_model,
+         whole_model=True),
+    Case("googlenet", "torchvision googlenet (inception branches, concat), 1x3x224x224", googlenet_model,
+         whole_model=True),
 ]
 
 
