@@ -9,6 +9,7 @@ import pytest
 from ir_helpers import matmul_text, ops, parse
 from mlir import ir
 
+from schedgen.ir.queries import iterator_kinds
 from schedgen.run.arrays import random_inputs
 from schedgen.run.execute import run_function, time_function
 from schedgen.run.loop_order import reorder_loops
@@ -51,8 +52,7 @@ def _reordered(text: str) -> list[list[str]]:
     with module.context, ir.Location.unknown():
         reorder_loops(module)
         module.operation.verify()
-        kinds = [[str(a).split("<")[-1].rstrip(">") for a in ir.ArrayAttr(o.attributes["iterator_types"])]
-                 for o in ops(module) if o.name == "linalg.generic"]
+        kinds = [list(iterator_kinds(o)) for o in ops(module) if o.name == "linalg.generic"]
     return [k for k in kinds if "reduction" in k]
 
 

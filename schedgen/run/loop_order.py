@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from schedgen.ir.queries import indexing_maps, nested_ops
+from schedgen.ir.queries import indexing_maps, iterator_kinds, nested_ops
 
 _MARK = "schedgen.loop_order"
 
@@ -26,7 +26,7 @@ def inner_parallel_order(op: Any) -> list[int] | None:
     along it with unit stride (a transposed B would be read down columns)."""
     from mlir import ir
 
-    kinds = [str(a) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
+    kinds = iterator_kinds(op)
     maps = indexing_maps(op)
     n_inputs = len(maps) - len(op.results)
     if not op.results or not maps[-1].results:
@@ -36,7 +36,7 @@ def inner_parallel_order(op: Any) -> list[int] | None:
         return None
     p = ir.AffineDimExpr(last).position
     after = range(p + 1, len(kinds))
-    if not after or any("reduction" not in kinds[d] for d in after) or "parallel" not in kinds[p]:
+    if not after or any(kinds[d] != "reduction" for d in after) or kinds[p] != "parallel":
         return None
     if not any(m.results and _walks(m.results[-1], p) for m in maps[:n_inputs]):
         return None
