@@ -4,6 +4,8 @@ along it, and compute the same numbers to the bit as the standard lowering."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from ir_helpers import matmul_text, ops, parse
@@ -14,16 +16,8 @@ from schedgen.run.arrays import random_inputs
 from schedgen.run.execute import run_function, time_function
 from schedgen.run.loop_order import reorder_loops
 
-CONV_NCHW = """
-func.func @conv(%x: tensor<1x8x12x12xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<1x16x10x10xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x16x10x10xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x10x10xf32>) -> tensor<1x16x10x10xf32>
-  %r = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x8x12x12xf32>, tensor<16x8x3x3xf32>)
-      outs(%f : tensor<1x16x10x10xf32>) -> tensor<1x16x10x10xf32>
-  return %r : tensor<1x16x10x10xf32>
-}
-"""
+# torch's NCHW: a 3x3 convolution, relu, a 3x3 depthwise convolution
+CONV_NCHW = (Path(__file__).parent / "data" / "conv_nchw.mlir").read_text()
 
 # B read as [n, k]: no input walks along n, so the reduction stays innermost.
 MATMUL_TRANSPOSE_B = """
@@ -61,15 +55,17 @@ def test_a_matmul_runs_its_columns_innermost():
 
 
 def test_an_nchw_convolution_runs_its_output_row_innermost():
-    # n, f, oh, c, kh, kw, ow: the input's row (ow + kw) and the output's walk along ow
-    assert _reordered(CONV_NCHW) == [["parallel"] * 3 + ["reduction"] * 3 + ["parallel"]]
+    # n, f, oh, c, kh, kw, ow: the input's row (ow + kw) and the output's walk along ow. The depthwise one
+    # iterates n, oh, ow, c, kh, kw: a parallel dim (c) follows ow, so it keeps its order.
+    assert _reordered(CONV_NCHW) == [["parallel"] * 3 + ["reduction"] * 3 + ["parallel"],
+                                     ["parallel"] * 4 + ["reduction"] * 2]
 
 
 def test_a_transposed_b_keeps_its_reduction_innermost():
     assert _reordered(MATMUL_TRANSPOSE_B) == [["parallel", "parallel", "reduction"]]
 
 
-@pytest.mark.parametrize("text, func", [(matmul_text(24, 32, 40), "mm"), (CONV_NCHW, "conv")],
+@pytest.mark.parametrize("text, func", [(matmul_text(24, 32, 40), "mm"), (CONV_NCHW, "conv_nchw")],
                          ids=["matmul", "conv_nchw"])
 def test_reordered_loops_compute_the_same_numbers_to_the_bit(text: str, func: str):
     module = parse(text)
