@@ -3,8 +3,9 @@ convolution onto a plane of fewer than 1024 pixels becomes an im2col
 matmul along the whole plane (squeezenet's 13x13 classifier, the 7x7 and
 14x14 projections of mobilenet_v2 and efficientnet), and a matmul whose
 columns leave one vector and one column after its two-vector panels keeps
-those panels, with a last one of one vector and a dot column. Each is
-checked on the applied IR and by executing it."""
+those panels, with a last one of one vector and a dot column, as does one
+that leaves a single column (a 7x7 plane). Each is checked on the applied
+IR and by executing it."""
 
 from __future__ import annotations
 
@@ -94,6 +95,42 @@ def test_two_vector_panels_end_in_one_vector_and_a_dot_column(threads: int, tmp_
     module = parse(applied_and_compared(payload, p, threads))
     assert _fma_widths(module) == {16, 8}, _fma_widths(module)
     assert "vector.reduction" in {op.name for op in ops(module)}
+
+
+_RELU = """  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+      iterator_types = ["parallel", "parallel"]} ins(%r : tensor<512x49xf32>) outs(%e : tensor<512x49xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %in, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<512x49xf32>
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_7x7_planes_last_column_is_dot_products_under_rows_that_divide(threads: int, tmp_path: Path) -> None:
+    """49 columns (a 7x7 plane) in two-vector panels leave one column. In
+    256-row tiles the kernel took 6 rows and a peeled remainder of 4, and
+    the column ran as a panel of its own, each FMA filling one lane of 16.
+    A dot column needs rows that divide, so a kernel that is its own root
+    now takes 4 rows and the column as dot products (resnet18's 512x49x4608
+    layer-4 matmuls 12-15% faster at 1 and 2 threads). The applied IR has
+    FMAs 16 wide only (a one-column panel's are one wide) and sums the
+    column's lanes, and the numbers match. With a ReLU computed in its register tiles the kernel is
+    not its own root, has no dot column and keeps its 6 rows."""
+    payload = tmp_path / "mm49.mlir"
+    payload.write_text(matmul_text(512, 49, 64))
+    p = plan(load_payload(payload, cpu=True), AVX2)
+    (k,) = p.kernels
+    assert k.extents == [256, 49] and k.row_sizes == [4, 0], k
+    assert k.dot_column is not None and (k.dot_column.at, k.dot_column.last) == (48, 16), k.dot_column
+    module = parse(applied_and_compared(payload, p, threads))
+    assert _fma_widths(module) == {16}, _fma_widths(module)
+    assert "vector.reduction" in {op.name for op in ops(module)}
+    relu = tmp_path / "mm49_relu.mlir"
+    relu.write_text(matmul_text(512, 49, 64).replace("  return %r", _RELU + "  return %y"))
+    (chained,) = plan(load_payload(relu, cpu=True), AVX2).kernels
+    assert chained.root != chained.contraction and chained.dot_column is None, chained
+    assert 6 in chained.row_sizes, chained
 
 
 _DEPTHWISE_THEN_POINTWISE = """#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>

@@ -116,12 +116,14 @@ def _lanes_interchange(op: TileableOp, v: int, m: int | None) -> list[int]:
     return perm
 
 
-def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo, peel: bool = False) -> tuple[int, int, int]:
+def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo, peel: bool = False,
+                    own_root: bool = False) -> tuple[int, int, int]:
     """(nr, mr, vectors per row) of a contraction's block of accumulators:
     nr two vectors along v, mr rows along m, 3/4 of the vector registers in
     all (the rest hold the broadcast and the loaded vectors). Divisors of
     the extents, unless `peel` (a register kernel, whose schedule peels the
-    remainders)."""
+    remainders). `own_root`: the kernel computes nothing in its tiles, so a
+    last panel of one column can be dot products (_with_dot_column)."""
     size = _block_size if peel else _largest_divisor
     lanes = cpu.lanes(_element_bytes(op))
     v, m = _vector_dims(op, extents)
@@ -139,7 +141,7 @@ def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo, peel: bool
     # 16 registers (AVX2), two-vector panels that leave one vector and a column: the last panel is one
     # vector and the column dot products (_with_dot_column), so the others keep two vectors (1000x169x512:
     # 0.72 -> 1.0 of numpy's speed). Measured on AVX2 only.
-    dot_tail = peel and v is not None and cpu.vector_registers <= 16 and _last_panel(extents[v], nr, lanes) == lanes
+    dot_tail = peel and v is not None and cpu.vector_registers <= 16 and _dot_tail(op, extents, v, m, nr, lanes, own_root)
     if peel and v is not None and extents[v] % nr > lanes and not dot_tail:
         # One vector wide where two leave a peeled panel wider than one (49 columns: 32 and 17, a
         # 17-lane panel LLVM splits badly; 3.3 ms for resnet18's 7x7 layer-4 im2col matmuls, 1.3 ms
@@ -156,9 +158,22 @@ def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo, peel: bool
         # so a late load stalls them all: resnet_block 14% faster at 1 and 2 threads, 1024³ 3.5%, resnet18 3-6%.
         # Only where the remainder keeps 2/3 of the rows: 32 = 5 x 6 + 2 made GPT-2's 32 tokens 7% slower.
         # Not before a dot column, which needs rows that divide (1000x169x512: 0.93 of numpy's speed with
-        # 6 rows and a peeled 9-wide panel, 1.0 with 5 and the column).
+        # 6 rows and a peeled 9-wide panel, 1.0 with 5 and the column; resnet18's 7x7 layer 4, 512x49x4608 in
+        # 256-row tiles: 12-15% faster with 4 rows and the column than with 6, a remainder of 4 and the column
+        # a panel of its own, at 1 and 2 threads).
         mr = full
     return nr, mr, vecs
+
+
+def _dot_tail(op: TileableOp, ext: list[int], v: int, m: int | None, nr: int, lanes: int, own_root: bool) -> bool:
+    """Whether the register block should leave its last column to dot products (_with_dot_column), so
+    that its rows must divide: two-vector panels that leave one vector and a column (the last panel is
+    then one vector), or, in a kernel that is its own root, panels that leave one column."""
+    last = _last_panel(ext[v], nr, lanes)
+    if last == lanes:
+        return True
+    return last is not None and own_root and not _lanes_interchange(op, v, m) \
+        and _column_operand(op, ext, v, nr, lanes) is not None
 
 
 def _block_size(n: int, limit: int, multiple: int = 1) -> int:
@@ -846,7 +861,7 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
     # A fill recomputed in several nests (LoopNest.recomputed) is this op's alone in this nest.
     init_here = not looped and init.value.kind == "op" and init.value.index in candidates and \
         _read_here_only_by(payload, payload.ops[init.value.index], op.index, set(extents))
-    nr, mr, vecs = _register_block(op, ext, cpu, peel=True)
+    nr, mr, vecs = _register_block(op, ext, cpu, peel=True, own_root=root is op)
     order = _root_order(op, root, out_dims)
     if order is None:
         return None
@@ -944,35 +959,49 @@ def _with_dot_column(op: TileableOp, kernel: RegisterKernel, v: int, nr: int, cp
     panels (_last_panel).
 
     Only where the contraction is its own root (nothing computed in its
-    tiles), its rows divide, and it has one reduction dim, the innermost, a
-    multiple of the lanes, along which its row input is contiguous."""
+    tiles), its rows divide, and _column_operand allows one."""
     ext = kernel.contraction_extents
     k = len(ext) - 1
     lanes = cpu.lanes(_element_bytes(op))
     last = _last_panel(ext[v], nr, lanes)
-    if kernel.root != op.index or kernel.interchange or last is None or ext[v] == 1 or kernel.peel_first \
-            or op.domain[v] % ext[v] or kernel.remainder(kernel.row_sizes) is not None \
-            or op.reduction_dims() != [k] or ext[k] % lanes or op.results[0].element_type != "f32":
+    operand = _column_operand(op, ext, v, nr, lanes)
+    if kernel.root != op.index or kernel.interchange or last is None or operand is None or kernel.peel_first \
+            or kernel.remainder(kernel.row_sizes) is not None:
         return kernel
-    inputs = [o for o in op.operands if not o.is_init]
-    if len(inputs) != 2 or any(o.exprs is None or any(e is None or e.as_dim() is None for e in o.exprs)
-                               for o in inputs):
-        return kernel
-    dims = [[e.as_dim() for e in o.exprs] for o in inputs]  # type: ignore[union-attr]
-    column = [i for i, ds in enumerate(dims) if v in ds]
-    if len(column) != 1 or k not in dims[column[0]] or dims[1 - column[0]][-1] != k:
-        return kernel
+    column_dims = [e.as_dim() for e in [o for o in op.operands if not o.is_init][operand].exprs]  # type: ignore
     # The column's op once its unit dims are folded: its rows (of more than one) and K.
     rows = [d for d in range(k) if d != v and (kernel.row_sizes[d] or ext[d]) > 1]
     # A copied panel's operand is the column's too: both copies are tiled alike (one loop in the schedule)
-    copy = kernel.copy_sizes if kernel.packed_operand == column[0] else \
-        [0 if d == v else (_largest_divisor(ext[d], 8) if d == k else 1) for d in dims[column[0]]]
-    dot = DotColumn(at=ext[v] - 1, last=last, operand=column[0], reduction_sizes=[0] * len(rows) + [lanes],
+    copy = kernel.copy_sizes if kernel.packed_operand == operand else \
+        [0 if d == v else (_largest_divisor(ext[d], 8) if d == k else 1) for d in column_dims]
+    dot = DotColumn(at=ext[v] - 1, last=last, operand=operand, reduction_sizes=[0] * len(rows) + [lanes],
                     copy_sizes=copy)
     update: dict = {"dot_column": dot}
     if kernel.packed_operand is None:  # the column is copied all the same
         update |= {"pad_dims": op.reduction_dims(), "padding_values": [_zero(o) for o in op.operands]}
     return kernel.model_copy(update=update)
+
+
+def _column_operand(op: TileableOp, ext: list[int], v: int, nr: int, lanes: int) -> int | None:
+    """The input that a last column's dot products (_with_dot_column) read
+    along K, or None where `op` at these extents allows none: a last panel
+    of one column (_last_panel), an f32 contraction of two inputs indexed by
+    plain dims, one reduction dim, the innermost, a multiple of the lanes,
+    which the column's input indexes and along which the other is
+    contiguous."""
+    k = len(ext) - 1
+    if _last_panel(ext[v], nr, lanes) is None or ext[v] == 1 or op.domain[v] % ext[v] \
+            or op.reduction_dims() != [k] or ext[k] % lanes or op.results[0].element_type != "f32":
+        return None
+    inputs = [o for o in op.operands if not o.is_init]
+    if len(inputs) != 2 or any(o.exprs is None or any(e is None or e.as_dim() is None for e in o.exprs)
+                               for o in inputs):
+        return None
+    dims = [[e.as_dim() for e in o.exprs] for o in inputs]  # type: ignore[union-attr]
+    column = [i for i, ds in enumerate(dims) if v in ds]
+    if len(column) != 1 or k not in dims[column[0]] or dims[1 - column[0]][-1] != k:
+        return None
+    return column[0]
 
 
 def _with_panel_transpose(payload: Payload, op: TileableOp, kernel: RegisterKernel, v: int, m: int | None,
@@ -1047,7 +1076,7 @@ def copied_panel(op: TileableOp, ext: list[int], cpu: CpuInfo, reuse: list[int] 
     dims = _kernel_dims(op, ext, cpu)
     if dims is None:
         return None
-    nr, mr, _ = _register_block(op, ext, cpu, peel=True)
+    nr, mr, _ = _register_block(op, ext, cpu, peel=True, own_root=own_root)
     peeled = reuse is not None and peels_first(op, ext, *dims, nr, own_root)
     return _panel_to_copy(op, ext, *dims, mr, nr, reuse, peeled)
 
