@@ -141,7 +141,8 @@ def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo, peel: bool
     # 16 registers (AVX2), two-vector panels that leave one vector and a column: the last panel is one
     # vector and the column dot products (_with_dot_column), so the others keep two vectors (1000x169x512:
     # 0.72 -> 1.0 of numpy's speed). Measured on AVX2 only.
-    dot_tail = peel and v is not None and cpu.vector_registers <= 16 and _dot_tail(op, extents, v, m, nr, lanes, own_root)
+    dot_tail = peel and v is not None and cpu.vector_registers <= 16 and \
+        _dot_tail(op, extents, v, m, nr, lanes, own_root)
     if peel and v is not None and extents[v] % nr > lanes and not dot_tail:
         # One vector wide where two leave a peeled panel wider than one (49 columns: 32 and 17, a
         # 17-lane panel LLVM splits badly; 3.3 ms for resnet18's 7x7 layer-4 im2col matmuls, 1.3 ms
