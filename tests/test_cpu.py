@@ -222,7 +222,7 @@ def test_a_reduction_that_4_does_not_divide_steps_by_4_and_peels_the_last_step(t
     """K = 27 (a 3x3 convolution of 3 channels, MobileNet's and
     EfficientNet's stems): steps of 4 and a peeled last step of 3, not steps
     of 3, whose row reads LLVM split into a pair and one through the stack
-    (1.07-1.18x slower: K = 27 and K = 147, at 1 and 2 threads). The
+    (7-18% slower: K = 27 and K = 147, at 1 and 2 threads). The
     applied IR is all vector code, with a peeled loop, and the numbers
     match."""
     payload = tmp_path / "mm_k27.mlir"

@@ -113,7 +113,7 @@ def test_a_7x7_planes_last_column_is_dot_products_under_rows_that_divide(threads
     the column ran as a panel of its own, each FMA filling one lane of 16.
     A dot column needs rows that divide, so a kernel that is its own root
     now takes 4 rows and the column as dot products (resnet18's 512x49x4608
-    layer-4 matmuls 12-15% faster at 1 and 2 threads). The applied IR has
+    layer-4 matmuls 9-15% faster at 1 and 2 threads). The applied IR has
     FMAs 16 wide only (a one-column panel's are one wide) and sums the
     column's lanes, and the numbers match. With a ReLU computed in its register tiles the kernel is
     not its own root, has no dot column and keeps its 6 rows."""

@@ -160,7 +160,7 @@ def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo, peel: bool
         # Only where the remainder keeps 2/3 of the rows: 32 = 5 x 6 + 2 made GPT-2's 32 tokens 7% slower.
         # Not before a dot column, which needs rows that divide (1000x169x512: 0.93 of numpy's speed with
         # 6 rows and a peeled 9-wide panel, 1.0 with 5 and the column; resnet18's 7x7 layer 4, 512x49x4608 in
-        # 256-row tiles: 12-15% faster with 4 rows and the column than with 6, a remainder of 4 and the column
+        # 256-row tiles: 9-15% faster with 4 rows and the column than with 6, a remainder of 4 and the column
         # a panel of its own, at 1 and 2 threads).
         mr = full
     return nr, mr, vecs
@@ -614,7 +614,7 @@ def _kernel_reductions(op: TileableOp, ext: list[int]) -> list[int]:
     also where 4 does not divide it, the last step peeled, not by a smaller
     divisor: by 3, LLVM read each row's three values of the other operand
     as a pair and one, through the stack (a 7x7 convolution of 3 channels,
-    K = 147: 1.07-1.18x faster by 4 and a last step of 3)."""
+    K = 147, and one of K = 27: 7-18% faster by 4 and a last step of 3)."""
     reds = op.reduction_dims()
     sizes = [1 if d in reds else 0 for d in range(len(ext))]
     stepped = _stepped_reduction(op)
@@ -974,7 +974,8 @@ def _with_dot_column(op: TileableOp, kernel: RegisterKernel, v: int, nr: int, cp
     if kernel.root != op.index or kernel.interchange or last is None or operand is None or kernel.peel_first \
             or kernel.remainder(kernel.row_sizes) is not None:
         return kernel
-    column_dims = [e.as_dim() for e in [o for o in op.operands if not o.is_init][operand].exprs]  # type: ignore
+    inputs = [o for o in op.operands if not o.is_init]
+    column_dims = [e.as_dim() for e in inputs[operand].exprs]  # type: ignore[union-attr]
     # The column's op once its unit dims are folded: its rows (of more than one) and K.
     rows = [d for d in range(k) if d != v and (kernel.row_sizes[d] or ext[d]) > 1]
     # A copied panel's operand is the column's too: both copies are tiled alike (one loop in the schedule)
