@@ -115,8 +115,9 @@ def test_a_7x7_planes_last_column_is_dot_products_under_rows_that_divide(threads
     now takes 4 rows and the column as dot products (resnet18's 512x49x4608
     layer-4 matmuls 9-15% faster at 1 and 2 threads). The applied IR has
     FMAs 16 wide only (a one-column panel's are one wide) and sums the
-    column's lanes, and the numbers match. With a ReLU computed in its register tiles the kernel is
-    not its own root, has no dot column and keeps its 6 rows."""
+    column's lanes, and the numbers match. With a ReLU computed in its
+    register tiles the kernel is not its own root, has no dot column and
+    keeps its 6 rows."""
     payload = tmp_path / "mm49.mlir"
     payload.write_text(matmul_text(512, 49, 64))
     p = plan(load_payload(payload, cpu=True), AVX2)
