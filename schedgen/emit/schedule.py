@@ -199,16 +199,27 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str, nest: LoopNest | None) 
 
 
 def _blocked_view(plan: Plan, t: InnerTiling, base: str, handle: str, nest: LoopNest | None) -> dict:
-    """A depthwise convolution packed by channel blocks (InnerTiling.channel_block): the packed op's
-    register tiles, and the input pack's and the result unpack's tiles of one row by one vector (the
-    16x16 transposes the lowering does in registers), a remainder peeled."""
-    lanes = t.channel_block
+    """A strided convolution packed by channel blocks (InnerTiling.channel_block): the packed op's
+    register tiles (and, for unrolled pixels, the reductions by 1 inside them), the packed init's tiles,
+    and the input pack's (if packed) and the result unpack's tiles of one row, a remainder peeled."""
+    copies = [{"what": what, "sizes": t.row_sizes, "loops": _loop_names(f"{base}_{what}_l", t.row_sizes),
+               "peel": t.row_remainder(width)}
+              for what, width in (("in", t.input_width), ("out", t.output_width)) if what == "out" or width]
+    unrolled = None if not t.unroll else {
+        "interchange": t.unroll_interchange, "sizes": t.unroll_sizes, "pixels": t.unroll,
+        "loops": [f"{base}_u{i}" for i, s in enumerate(t.unroll_sizes) if s]}
     return {"op": t.op, "mark": _mark(t.op, nest), "label": f"op{t.op} {plan.ops[t.op].name}", "kind": t.kind,
             "handle": base, "source_handle": handle,
-            "extents": t.extents, "blocked": True, "lanes": lanes, "packed_sizes": t.pack_sizes,
-            "register_sizes": t.register_sizes, "init_columns": t.init_columns,
+            "extents": t.extents, "blocked": True, "block": t.channel_block, "packed_sizes": t.pack_sizes,
+            "register_sizes": t.register_sizes, "init_sizes": t.init_sizes, "copies": copies,
+            "init_loops": _loop_names(f"{base}_init_l", t.init_sizes),
             "register_loops": [f"{base}_r{d}" for d, s in enumerate(t.register_sizes) if s],
-            "peel_in": t.row_remainder(t.input_width), "peel_out": t.row_remainder(t.output_width)}
+            "unrolled": unrolled, "accumulators": t.accumulators}
+
+
+def _loop_names(prefix: str, sizes: list[int]) -> list[str]:
+    """Handles of the loops a tile_using_for by `sizes` returns, numbered from 1."""
+    return [f"{prefix}{i}" for i in range(1, 1 + sum(1 for s in sizes if s))]
 
 
 def _fusion_steps(ops: list[tuple[str, str]], loop: str, suffix: str) -> tuple[list[dict], str]:
@@ -405,5 +416,6 @@ def _render(plan: Plan) -> str:
                            dot_columns=any(k.dot_column for k in plan.kernels),
                            has_packs=any(o.name in ("linalg.pack", "linalg.unpack") for o in plan.ops)
                            or any(t.channel_block for t in plan.inner),
+                           unrolled_pixels=any(t.unroll > 1 for t in plan.inner),
                            vectorize=not any(o.result_type.endswith("bf16>") for o in plan.ops),
                            nests=[_nest_view(plan, n, kernels) for n in plan.nests])

@@ -165,13 +165,22 @@ class InnerTiling(BaseModel):
     # A named 2-D window op (an NCHW pooling) whose register tile is one output row of one window row:
     # `transform.structured.decompose` makes it the 1-D op, which the vectorizer takes along the channels.
     decompose: bool = False
-    # A depthwise NCHW convolution strided along its output row: transform.structured.pack's sizes per
-    # op dim, the channels in blocks of one vector (NCHW16c), so that each tap is one contiguous vector
-    # ([] = not packed). register_sizes then tile the packed op: the block's dim appended last.
+    # A depthwise or grouped NCHW convolution strided along its output row: transform.structured.pack's
+    # sizes per op dim, the (output) channels in blocks of one or two vectors (NCHW16c), so that each tap
+    # is one contiguous block ([] = not packed). register_sizes then tile the packed op: the block's dim
+    # appended last.
     pack_sizes: list[int] = []
-    input_width: int = 0  # the packed input's row (for the peel of its 16-wide pack tiles)
+    # Output pixels along the row that one register tile of the packed op computes (a grouped one), each
+    # then tiled by 1 inside the reductions and unrolled: each pixel's block stays in registers (0 = none).
+    unroll: int = 0
+    # The packed op's iterators interchanged so that the pixels' dim comes after the reductions, and the
+    # tiles inside a register tile: the reductions and the pixels by 1.
+    unroll_interchange: list[int] = []
+    unroll_sizes: list[int] = []
+    input_width: int = 0  # the packed input's row (for the peel of its 16-wide pack tiles); 0 = not packed
     output_width: int = 0  # the unpacked result's row (likewise)
-    init_columns: int = 0  # the packed init's tiles along the output row (a divisor: no dynamic tile)
+    init_sizes: list[int] = []  # the packed init's tiles: one row, a divisor of it (no dynamic tile)
+    row_sizes: list[int] = []  # the input pack's and the result unpack's tiles: one row by a few columns
 
     @property
     def dots(self) -> bool:
@@ -389,7 +398,11 @@ def _cpu_texts(plan: Plan, n: LoopNest, cpu: CpuInfo) -> list[str]:
     for t in (t for t in plan.inner if t.copy_in in (None, n.id)):
         if t.op in members and t.scalar is not None:
             texts.append(f"op{t.op} stays scalar: the vectorizer does not take it ({t.scalar})")
-        if t.op in members and t.channel_block:
+        if t.op in members and t.channel_block and t.unroll:
+            texts.append(f"op{t.op} with its output channels packed in blocks of {t.channel_block} (linalg.pack), "
+                         f"{t.unroll} output pixels of a row unrolled: {t.accumulators} vector accumulators, "
+                         f"registers {t.register_sizes}")
+        elif t.op in members and t.channel_block:
             texts.append(f"op{t.op} with its channels packed in blocks of {t.channel_block} (linalg.pack), "
                          f"one vector per tap: registers {t.register_sizes}")
         if t.op in members and t.dots:

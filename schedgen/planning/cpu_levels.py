@@ -264,7 +264,7 @@ def outer_grain(op: TileableOp, cpu: CpuInfo) -> dict[int, int]:
 def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo, untiled: bool = False) -> InnerTiling:
     """The op's register tiling, and whether the vectorizer takes it
     (`untiled`: the op is in no nest, so its operands come in whole)."""
-    if (blocked := _channel_blocked(op, extents, cpu, untiled)) is not None:
+    if (blocked := _blocked(op, extents, cpu, untiled)) is not None:
         return blocked
     t = _whole_where_needed(op, _inner_tiling(op, extents, cpu))
     tile = [s or e for s, e in zip(t.register_sizes or extents, extents)]
@@ -353,8 +353,68 @@ def _channel_blocked(op: TileableOp, extents: list[int], cpu: CpuInfo, untiled: 
     read = steps[ow] * (extents[ow] - 1) + steps.get(kw, 1) * (extents[kw] - 1) + 1
     return InnerTiling(op=op.index, rank=len(extents), extents=extents, register_sizes=reg, kind="reduction",
                        pack_sizes=[lanes if d == c else 0 for d in range(len(extents))],
-                       init_columns=_largest_divisor(extents[ow], 4), output_width=extents[ow],
-                       input_width=op.operands[0].shape[3] if untiled else read)
+                       init_sizes=[0, 0, 1, _largest_divisor(extents[ow], 4)], row_sizes=[0, 0, 1, lanes],
+                       output_width=extents[ow], input_width=op.operands[0].shape[3] if untiled else read)
+
+
+# Grouped NCHW convolutions' dims: (n, g, f, oh, ow, c, kh, kw).
+_GROUPED_NCHW = "linalg.conv_2d_ngchw_gfchw"
+
+# Independent FMA chains that keep both FMA pipes of a core busy (a 4-cycle latency, 2 per cycle).
+FMA_CHAINS = 8
+
+
+def _blocked(op: TileableOp, extents: list[int], cpu: CpuInfo, untiled: bool = False) -> InnerTiling | None:
+    """A strided convolution packed into blocks of channels (linalg.pack), if `op` is one."""
+    return _channel_blocked(op, extents, cpu, untiled) or _group_blocked(op, extents, cpu)
+
+
+def _group_blocked(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTiling | None:
+    """A grouped NCHW convolution strided along its output row (2 * ow +
+    kw: regnet's 3x3 stride-2 ones), which no vectorizer takes there, with
+    its output channels packed in blocks of one or two vectors (linalg.pack
+    of its filter and result; its input stays): each filter tap of each
+    output pixel is then one contiguous block, multiplied by one broadcast
+    input value. A pixel's tile is all unit dims but the block, which the
+    vectorizer takes; `unroll` pixels of one output row are unrolled inside
+    the reductions (stepped by 1), so that their blocks stay in registers as
+    one kernel's accumulators (_pixel_block). Scalar, regnet_x_400mf's
+    2-group one onto 56x56 took 3.9 ms with its pad; so 0.63. Stride 1 keeps its
+    register kernel along the row, which was faster (0.35 against 0.41 ms
+    onto 28x28)."""
+    if op.name != _GROUPED_NCHW:
+        return None
+    f, ow = 2, 4  # (n, g, f, oh, ow, c, kh, kw)
+    steps = _row_index(op, ow)
+    lanes = cpu.lanes(_element_bytes(op))
+    if steps is None or steps[ow] == 1 or extents[f] % lanes:
+        return None
+    vecs, pixels = _pixel_block(extents[f] // lanes, extents[ow], cpu)
+    block = vecs * lanes
+    reg = [0, 1, 1, 1, pixels, 0, 0, 0, 0]  # the packed op: (n, g, f blocks, oh, ow, c, kh, kw, block lanes)
+    columns = _largest_divisor(extents[ow], lanes)  # the result's unpack: transposes of columns x block
+    rank = len(extents)
+    order = [d for d in range(rank) if d != ow] + [ow, rank]  # the block's lanes stay last
+    return InnerTiling(op=op.index, rank=rank, extents=extents, register_sizes=reg, kind="contraction",
+                       pack_sizes=[block if d == f else 0 for d in range(rank)], unroll=pixels,
+                       unroll_interchange=order,
+                       unroll_sizes=[1 if d == ow or d in op.reduction_dims() else 0 for d in order],
+                       accumulators=pixels * vecs, init_sizes=[0, 1, 1, 1, columns], row_sizes=[0, 1, 0, 1, columns])
+
+
+def _pixel_block(vectors: int, width: int, cpu: CpuInfo) -> tuple[int, int]:
+    """(vectors per block, pixels) of a grouped convolution's unrolled
+    kernel (_group_blocked) along an output row of `width`: pixels that
+    divide the row, and its accumulators, the filter's vectors and one
+    broadcast within the registers (16 channels by 7 pixels spilled: 1.17
+    ms onto 56x56). Most FMA chains up to FMA_CHAINS, which keep the FMA
+    pipes busy (onto 7x7: 16 by 1 pixel, 2 chains, took 0.33 ms, 8 by 7
+    0.24), then most FMAs per load, each step loading the block's vectors
+    and one input value per pixel (onto 56x56, 8 chains each: 16 by 4 took
+    0.63 ms, 8 by 8 0.74)."""
+    options = [(v, p) for v in (2, 1) if vectors % v == 0 for p in divisors(width)
+               if p * v + v + 1 <= cpu.vector_registers]
+    return max(options, key=lambda o: (min(o[0] * o[1], FMA_CHAINS), o[0] * o[1] / (o[0] + o[1])))
 
 
 def _row_index(op: TileableOp, ow: int) -> dict[int, int] | None:
@@ -744,6 +804,12 @@ def cpu_levels(payload: Payload, plan: Plan, cpu: CpuInfo) -> tuple[list[Registe
         for idx in handled:
             if idx not in taken:
                 inner[idx] = inner_tiling(payload.ops[idx], extents[idx], cpu)
+        for t in [t for t in inner.values() if t.channel_block]:
+            # its init's fill, packed with it, folds into a fill of the packed init, which its init tiles cover;
+            # tiled first, it was written and then packed (transposed) into the packed init
+            init = next(o.value for o in payload.ops[t.op].operands if o.is_init)
+            if init.kind == "op" and payload.ops[init.index].name == "linalg.fill":
+                inner.pop(init.index, None)
         # consumers (fused by fuse_consumer, after their producer's loop) stay out: with one fused into
         # another's register loop, a producer-driven nest's schedule aborted xtc-opt (fuzz seed 79)
         fuse_elementwise_chains(payload, inner, set(handled) - taken - consumers)
@@ -1060,7 +1126,7 @@ def _kernel_dims(op: TileableOp, ext: list[int], cpu: CpuInfo) -> tuple[int, int
     (_vector_dims), or None when it gets none: the preconditions
     register_kernel starts from, and what the planner asks before any
     kernel is built."""
-    if not is_multiply_accumulate(op) or _channel_blocked(op, ext, cpu) is not None:
+    if not is_multiply_accumulate(op) or _blocked(op, ext, cpu) is not None:
         return None
     v, m = _vector_dims(op, ext)
     return None if v is None else (v, m)
