@@ -213,6 +213,7 @@ def _blocked_view(plan: Plan, t: InnerTiling, base: str, handle: str, nest: Loop
             "extents": t.extents, "blocked": True, "block": t.channel_block, "packed_sizes": t.pack_sizes,
             "register_sizes": t.register_sizes, "init_sizes": t.init_sizes, "copies": copies,
             "init_loops": _loop_names(f"{base}_init_l", t.init_sizes),
+            "filter_sizes": t.filter_sizes, "filter_loops": _loop_names(f"{base}_filter_l", t.filter_sizes),
             "register_loops": [f"{base}_r{d}" for d, s in enumerate(t.register_sizes) if s],
             "unrolled": unrolled, "accumulators": t.accumulators}
 

@@ -181,6 +181,9 @@ class InnerTiling(BaseModel):
     output_width: int = 0  # the unpacked result's row (likewise)
     init_sizes: list[int] = []  # the packed init's tiles: one row, a divisor of it (no dynamic tile)
     row_sizes: list[int] = []  # the input pack's and the result unpack's tiles: one row by a few columns
+    # The filter pack's tiles (one input channel's taps at a time): whole, a grouped convolution's 16x16x3x3
+    # filter was 2304 element moves in the IR, per nest.
+    filter_sizes: list[int] = []
 
     @property
     def dots(self) -> bool:

@@ -399,7 +399,8 @@ def _group_blocked(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTil
                        pack_sizes=[block if d == f else 0 for d in range(rank)], unroll=pixels,
                        unroll_interchange=order,
                        unroll_sizes=[1 if d == ow or d in op.reduction_dims() else 0 for d in order],
-                       accumulators=pixels * vecs, init_sizes=[0, 1, 1, 1, columns], row_sizes=[0, 1, 0, 1, columns])
+                       accumulators=pixels * vecs, init_sizes=[0, 1, 1, 1, columns], row_sizes=[0, 1, 0, 1, columns],
+                       filter_sizes=[1, 1, 1, 0, 0])  # the packed filter: (g, f blocks, c, kh, kw, block lanes)
 
 
 def _pixel_block(vectors: int, width: int, cpu: CpuInfo) -> tuple[int, int]:
