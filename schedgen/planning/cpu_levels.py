@@ -379,9 +379,9 @@ def _group_blocked(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTil
     vectorizer takes; `unroll` pixels of one output row are unrolled inside
     the reductions (stepped by 1), so that their blocks stay in registers as
     one kernel's accumulators (_pixel_block). Scalar, regnet_x_400mf's
-    2-group one onto 56x56 took 3.9 ms with its pad; so 0.63. Stride 1 keeps its
-    register kernel along the row, which was faster (0.35 against 0.41 ms
-    onto 28x28)."""
+    2-group one onto 56x56 took 3.9 ms with its pad; so 0.63. Stride 1
+    keeps its register kernel along the row, which was faster (0.35
+    against 0.41 ms onto 28x28)."""
     if op.name != _GROUPED_NCHW:
         return None
     f, ow = 2, 4  # (n, g, f, oh, ow, c, kh, kw)
