@@ -20,7 +20,9 @@ from schedgen.check.verify import verify
 from schedgen.emit.schedule import render
 from schedgen.ir.apply import apply_schedule
 from schedgen.ir.load import load_payload
+from schedgen.model.cpu import AVX512_2C
 from schedgen.model.plan import FuseMode, NoteKind, Plan
+from schedgen.model.target import Target
 from schedgen.planning.planner import plan
 from schedgen.planning.row_order import rows_in_order
 
@@ -293,6 +295,42 @@ def test_columns_no_two_vectors_divide_split_where_rows_pack_them(rows: int, tmp
     assert kernel.peel_first and kernel.packed_operand == 1
     mb = 1000 * 1000 * 4
     assert nest.traffic_bytes == 5 * mb + 2 * mb + mb, nest.traffic_bytes  # A per column block, B per part, C
+
+
+# Zen 4's shape (session 59's host): 2 AVX-512 cores, 32 registers, a 1 MiB L2.
+ZEN4 = Target(name="cpu-zen4", memory_bytes=1 << 20, cpu=AVX512_2C.model_copy(update={"l2_bytes": 1 << 20}))
+
+
+@pytest.mark.parametrize("n", [1000, 1008])
+def test_avx512_columns_no_two_vectors_divide_split_in_narrower_blocks(n: int, tmp_path: Path) -> None:
+    """On AVX-512, n³ where no multiple of two vectors (32 f32) divides n:
+    blocks of whole half vectors (1000: 200 columns, 6 panels of 32 and a
+    peeled one of 8) or whole vectors (1008: 144, 9 panels of 16), walked
+    by a row loop that packs B's panels once per column block, over the
+    whole K. Before, no column tile but the whole dim was a multiple of the
+    grain, and the nest took the whole columns by K chunks, 1.10x slower."""
+    payload = load_payload(_payload(tmp_path, matmul_text(n, n, n)), cpu=True)
+    p = plan(payload, ZEN4)
+    (nest,) = p.nests
+    (kernel,) = p.kernels
+    assert nest.tile_sizes[1] == {1000: 200, 1008: 144}[n] and nest.row_tiles[0] > 0, nest
+    assert not nest.reduction_tiling and kernel.packed_operand == 1, (nest.reduction_tiling, kernel)
+    assert kernel.panel_sizes == [0, {1000: 32, 1008: 16}[n]] and kernel.peel_first == (n == 1000), kernel
+
+
+def test_avx512_narrower_column_blocks_run(tmp_path: Path) -> None:
+    """256x120x512 on the AVX-512 shape at 256 KiB: 40-column blocks (a
+    panel of 32 and a peeled one of 8, packed once per block), rows in
+    order; verify measures the planned footprint and traffic, and the
+    numbers match on 1 and 2 threads."""
+    path = _payload(tmp_path, matmul_text(256, 120, 512))
+    p = plan(load_payload(path, cpu=True), ZEN4.model_copy(update={"memory_bytes": 1 << 18}))
+    (nest,) = p.nests
+    (kernel,) = p.kernels
+    assert (nest.tile_sizes, nest.row_tiles) == ([128, 40, 0], [64, 0, 0]), (nest.tile_sizes, nest.row_tiles)
+    assert kernel.peel_first and kernel.packed_operand == 1, kernel
+    allocs, _ = _applied_and_verified(path, p, tmp_path)
+    assert [512, 32] in allocs and [512, 8] in allocs, allocs
 
 
 @pytest.mark.parametrize("shape", [(256, 128, 512), (200, 120, 512)])
