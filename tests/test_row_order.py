@@ -30,6 +30,9 @@ from schedgen.planning.row_order import rows_in_order
 # forall would have 2 x 2 tiles; with the row loop it has 2 column blocks, each walking 2 row blocks.
 TARGET = AVX2.model_copy(update={"memory_bytes": 1 << 19})
 
+# Zen 4's shape (session 59's host): 2 AVX-512 cores, 32 registers, a 1 MiB L2.
+ZEN4 = Target(name="cpu-zen4", memory_bytes=1 << 20, cpu=AVX512_2C.model_copy(update={"l2_bytes": 1 << 20}))
+
 MATMUL = matmul_text(256, 128, 512)
 
 # The same product with B = transpose(W): the kernel transposes W's panels itself (panel_transpose), which a
@@ -259,22 +262,28 @@ def test_only_full_panels_count_every_row_as_reuse(columns: int, tmp_path: Path)
     assert copied_panel(op, [32, columns, 1024], AVX2.cpu, reuse=[1024, columns, 1024], own_root=True) == 1
 
 
-def test_a_last_panel_narrower_than_the_others_is_packed_once_too(tmp_path: Path) -> None:
-    """200x120x512 at 256 KiB: 40-column blocks (two panels of 16 and one
-    of 8), three of them, so the forall also splits the rows in two for two
-    cores, each part walking two row blocks of 50. The kernel peels its
-    panel loop before the copy, and both parts pack their panels once per
-    forall tile: the parallel body allocates a [2, 512, 16] and a [512, 8]
-    buffer. verify measures the planned footprint and traffic, and the
-    numbers match on 1 and 2 threads."""
-    path = _payload(tmp_path, matmul_text(200, 120, 512))
-    p = plan(load_payload(path, cpu=True), AVX2.model_copy(update={"memory_bytes": 1 << 18}))
+@pytest.mark.parametrize("vectors", ["avx2", "avx512"])
+def test_a_last_panel_narrower_than_the_others_is_packed_once_too(vectors: str, tmp_path: Path) -> None:
+    """At 256 KiB, 40-column blocks, rows in order. AVX2, 200x120x512: two
+    panels of 16 and one of 8, three blocks, so the forall also splits the
+    rows in two for two cores, each part walking two row blocks of 50.
+    AVX-512, 256x120x512: a panel of 32 and one of 8 (half a vector: no
+    whole vector divides 120), rows of 64. The kernel peels its panel loop
+    before the copy, and both parts pack their panels once per forall tile:
+    the parallel body allocates a buffer for each part's panels. verify
+    measures the planned footprint and traffic, and the numbers match on 1
+    and 2 threads."""
+    m, target, tiles, rows, panel, buffers = {
+        "avx2": (200, AVX2, [100, 40, 0], [50, 0, 0], 16, [[2, 512, 16], [512, 8]]),
+        "avx512": (256, ZEN4, [128, 40, 0], [64, 0, 0], 32, [[512, 32], [512, 8]])}[vectors]
+    path = _payload(tmp_path, matmul_text(m, 120, 512))
+    p = plan(load_payload(path, cpu=True), target.model_copy(update={"memory_bytes": 1 << 18}))
     (nest,) = p.nests
     (kernel,) = p.kernels
-    assert (nest.tile_sizes, nest.row_tiles) == ([100, 40, 0], [50, 0, 0]), (nest.tile_sizes, nest.row_tiles)
-    assert kernel.peel_first and kernel.packed_operand == 1 and kernel.panel_sizes == [0, 16], kernel
+    assert (nest.tile_sizes, nest.row_tiles) == (tiles, rows), (nest.tile_sizes, nest.row_tiles)
+    assert kernel.peel_first and kernel.packed_operand == 1 and kernel.panel_sizes == [0, panel], kernel
     allocs, _ = _applied_and_verified(path, p, tmp_path)
-    assert [2, 512, 16] in allocs and [512, 8] in allocs, allocs
+    assert all(b in allocs for b in buffers), allocs
 
 
 @pytest.mark.parametrize("rows", [1000, 32])
@@ -297,10 +306,6 @@ def test_columns_no_two_vectors_divide_split_where_rows_pack_them(rows: int, tmp
     assert nest.traffic_bytes == 5 * mb + 2 * mb + mb, nest.traffic_bytes  # A per column block, B per part, C
 
 
-# Zen 4's shape (session 59's host): 2 AVX-512 cores, 32 registers, a 1 MiB L2.
-ZEN4 = Target(name="cpu-zen4", memory_bytes=1 << 20, cpu=AVX512_2C.model_copy(update={"l2_bytes": 1 << 20}))
-
-
 @pytest.mark.parametrize("n", [1000, 1008])
 def test_avx512_columns_no_two_vectors_divide_split_in_narrower_blocks(n: int, tmp_path: Path) -> None:
     """On AVX-512, n³ where no multiple of two vectors (32 f32) divides n:
@@ -316,21 +321,6 @@ def test_avx512_columns_no_two_vectors_divide_split_in_narrower_blocks(n: int, t
     assert nest.tile_sizes[1] == {1000: 200, 1008: 144}[n] and nest.row_tiles[0] > 0, nest
     assert not nest.reduction_tiling and kernel.packed_operand == 1, (nest.reduction_tiling, kernel)
     assert kernel.panel_sizes == [0, {1000: 32, 1008: 16}[n]] and kernel.peel_first == (n == 1000), kernel
-
-
-def test_avx512_narrower_column_blocks_run(tmp_path: Path) -> None:
-    """256x120x512 on the AVX-512 shape at 256 KiB: 40-column blocks (a
-    panel of 32 and a peeled one of 8, packed once per block), rows in
-    order; verify measures the planned footprint and traffic, and the
-    numbers match on 1 and 2 threads."""
-    path = _payload(tmp_path, matmul_text(256, 120, 512))
-    p = plan(load_payload(path, cpu=True), ZEN4.model_copy(update={"memory_bytes": 1 << 18}))
-    (nest,) = p.nests
-    (kernel,) = p.kernels
-    assert (nest.tile_sizes, nest.row_tiles) == ([128, 40, 0], [64, 0, 0]), (nest.tile_sizes, nest.row_tiles)
-    assert kernel.peel_first and kernel.packed_operand == 1, kernel
-    allocs, _ = _applied_and_verified(path, p, tmp_path)
-    assert [512, 32] in allocs and [512, 8] in allocs, allocs
 
 
 @pytest.mark.parametrize("shape", [(256, 128, 512), (200, 120, 512)])
