@@ -265,7 +265,9 @@ def outer_grain(op: TileableOp, cpu: CpuInfo) -> dict[int, int]:
     n = op.domain[v]
     _, mr, _ = _register_block(op, list(op.domain), cpu, peel=True)
     packs = m is not None and is_multiply_accumulate(op) and op.domain[m] >= MIN_PANEL_REUSE * mr
-    widths = [2 * lanes] + ([lanes] + ([lanes // 2] if lanes // 2 >= MIN_GRAIN_ELEMENTS else []) if packs else [])
+    widths = [2 * lanes]
+    if packs:
+        widths += [lanes] + [lanes // 2] * (lanes // 2 >= MIN_GRAIN_ELEMENTS)
     return {v: next((w for w in widths if n % w == 0), 2 * lanes)}
 
 
