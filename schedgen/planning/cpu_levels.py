@@ -949,14 +949,13 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
     if order is None:
         return None
     root_ext = _placed([ext[d] for d in out_dims], order)
-    panel = _placed([nr if d == v else 0 for d in out_dims], order)
-    rows = _placed([mr if d == m else (1 if ext[d] > 1 and d != v else 0) for d in out_dims], order)
+    red_sizes = _kernel_reductions(op, ext)
+    panel, rows, tile = _kernel_sizes(ext, out_dims, order, red_sizes, v, m, nr, mr)
+    if scalar_reason(op, tile) is not None and (block := _strided_scalar_block(op, ext, v, m)) is not None:
+        (nr, mr), vecs = block, 1
+        panel, rows, tile = _kernel_sizes(ext, out_dims, order, red_sizes, v, m, nr, mr)
     if not any(rows):  # one row (a 1x1x1x7 convolution): no row loop to fuse the chain into, no kernel
         return None
-    red_sizes = _kernel_reductions(op, ext)
-    tile = list(red_sizes)
-    for t, d in enumerate(out_dims):
-        tile[d] = panel[order[t]] or rows[order[t]]
     kernel = RegisterKernel(root=root.index, contraction=op.index, chain=chain,
                             inits=[init.value.index] if init_here and root is not op else [], extents=root_ext,
                             panel_sizes=panel, row_sizes=rows, reduction_sizes=red_sizes, contraction_extents=ext,
@@ -967,6 +966,45 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
     if init_here and root is op and fuses_init(payload, op, kernel, candidates):
         return kernel.model_copy(update={"inits": [init.value.index], "init_by_fuse": True})
     return kernel
+
+
+def _kernel_sizes(ext: list[int], out_dims: list[int], order: list[int], red_sizes: list[int], v: int,
+                  m: int | None, nr: int, mr: int) -> tuple[list[int], list[int], list[int]]:
+    """A register kernel's panel and row sizes (on its root's dims: nr columns along v, mr rows along m,
+    the other output dims by 1), and the contraction's register tile (its reductions' steps too)."""
+    panel = _placed([nr if d == v else 0 for d in out_dims], order)
+    rows = _placed([mr if d == m else (1 if ext[d] > 1 and d != v else 0) for d in out_dims], order)
+    tile = list(red_sizes)
+    for t, d in enumerate(out_dims):
+        tile[d] = panel[order[t]] or rows[order[t]]
+    return panel, rows, tile
+
+
+# The largest output plane a strided scalar kernel takes whole (_strided_scalar_block).
+SCALAR_PLANE = 49
+
+
+def _strided_scalar_block(op: TileableOp, ext: list[int], v: int, m: int | None) -> tuple[int, int] | None:
+    """(columns, rows) of a depthwise NCHW convolution strided along its
+    output row (2 * ow + kw) that stays scalar: its channels (per forall
+    tile) in no whole vectors, so not packed (_channel_blocked;
+    shufflenet_v2's 24, 58, 116 and 232 on AVX-512, efficientnet_b0's 240
+    in tiles of 120). Whole output rows, two at a time (one where their
+    number is odd), or the whole plane up to SCALAR_PLANE. The vector
+    kernel's 16-column panels by 14 rows were fast only outlined into an
+    OpenMP region (2 threads): inlined in the function (1 thread), the
+    58-channel one onto 28x28 took 0.80 ms; by two whole rows 0.072 (0.085
+    by one, 0.82 by four). 14x14 by 2 rows 0.043 ms, against 0.38 by 14
+    and 0.42 by 4; 7x7 whole 0.024, by rows of 1 0.031. At 2 threads no
+    slower (0.94-1.18x)."""
+    if op.name != _DEPTHWISE_NCHW or m is None:
+        return None
+    steps = _row_index(op, v)
+    if steps is None or steps[v] == 1:
+        return None
+    if ext[v] * ext[m] <= SCALAR_PLANE:
+        return ext[v], ext[m]
+    return ext[v], 2 if ext[m] % 2 == 0 else 1
 
 
 def fuses_init(payload: Payload, op: TileableOp, kernel: RegisterKernel, candidates: set[int]) -> bool:
