@@ -1164,9 +1164,8 @@ def test_a_strided_depthwise_convolution_without_whole_vectors_of_channels_takes
     """Channels in no whole vectors (shufflenet_v2's 24, 58, 116 and 232 on
     AVX-512) are not packed, and the stride-2 kernel stays scalar: its
     register tile is then whole output rows, two at a time (the whole plane
-    up to 49 outputs), which LLVM vectorizes itself, not the vector
-    kernel's 16-column panels by 14 rows (0.80 -> 0.072 ms for 58 channels
-    onto 28x28 on 1 thread). The scalar op in the applied IR is `rows` whole
+    up to 49 outputs), not the vector kernel's 16-column panels by 14 rows
+    (0.80 -> 0.072 ms for 58 channels onto 28x28 on 1 thread). The scalar op in the applied IR is `rows` whole
     rows of one channel; the numbers match on 1 and 2 threads."""
     payload = _depthwise_nchw(tmp_path, size, out, 2, channels)
     p = plan(load_payload(payload), ALL_PARALLEL)

@@ -349,12 +349,10 @@ def _channel_blocked(op: TileableOp, extents: list[int], cpu: CpuInfo, untiled: 
     back): each filter tap of each output is then one contiguous vector,
     multiplied into the output's vector of channels, the taps stepped by 1.
     Scalar, mobilenet_v2's 96-channel stride-2 one took 4.3 ms; so 0.22."""
-    if op.name != _DEPTHWISE_NCHW:
-        return None
     lanes = cpu.lanes(_element_bytes(op))
     ow, c, kw = 2, 3, 5
-    steps = _row_index(op, ow)
-    if steps is None or steps[ow] == 1 or extents[c] % lanes:
+    steps = _strided_depthwise_row(op, ow)
+    if steps is None or extents[c] % lanes:
         return None
     reg = [0, 1, 1, 0, 1, 1, 0]  # the packed op: the block's lanes appended
     # A tile's input slice is the window's span; an untiled op packs its whole input, which may be wider (a
@@ -426,6 +424,12 @@ def _pixel_block(vectors: int, width: int, cpu: CpuInfo) -> tuple[int, int]:
     options = [(v, p) for v in (2, 1) if vectors % v == 0 for p in divisors(width)
                if p * v + v + 1 <= cpu.vector_registers]
     return max(options, key=lambda o: (min(o[0] * o[1], FMA_CHAINS), o[0] * o[1] / (o[0] + o[1])))
+
+
+def _strided_depthwise_row(op: TileableOp, ow: int) -> dict[int, int] | None:
+    """_row_index of a depthwise NCHW convolution strided along output dim `ow` (2 * ow + kw), else None."""
+    steps = _row_index(op, ow) if op.name == _DEPTHWISE_NCHW else None
+    return None if steps is None or steps[ow] == 1 else steps
 
 
 def _row_index(op: TileableOp, ow: int) -> dict[int, int] | None:
@@ -997,10 +1001,7 @@ def _strided_scalar_block(op: TileableOp, ext: list[int], v: int, m: int | None)
     by one, 0.82 by four). 14x14 by 2 rows 0.043 ms, against 0.38 by 14
     and 0.42 by 4; 7x7 whole 0.024, by rows of 1 0.031. At 2 threads no
     slower (0.94-1.18x)."""
-    if op.name != _DEPTHWISE_NCHW or m is None:
-        return None
-    steps = _row_index(op, v)
-    if steps is None or steps[v] == 1:
+    if m is None or _strided_depthwise_row(op, v) is None:
         return None
     if ext[v] * ext[m] <= SCALAR_PLANE:
         return ext[v], ext[m]
