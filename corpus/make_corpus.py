@@ -295,6 +295,17 @@ def vit_tiny_model():
     return model, (torch.randn(1, 3, 224, 224),)
 
 
+def vit_ti16_model():
+    """timm's ViT-Ti/16 as vit_tiny_patch16_224 builds it: 12 blocks of dim 192, 3 heads, 1000 classes,
+    the class token read by the head (after the final norm over all 197 tokens)."""
+    from timm.models.vision_transformer import VisionTransformer
+
+    _seeded(33)
+    model = VisionTransformer(img_size=224, patch_size=16, embed_dim=192, depth=12, num_heads=3,
+                              num_classes=1000).eval()
+    return model, (torch.randn(1, 3, 224, 224),)
+
+
 CASES = [
     Case("resnet_block", "torchvision resnet BasicBlock(64, 64), 1x64x28x28", resnet_block),
     Case("resnet_down_block", "torchvision resnet18 layer2[0] (stride 2, 1x1 downsample), 1x64x28x28",
@@ -325,6 +336,8 @@ CASES = [
          whole_model=True),
     Case("googlenet", "torchvision googlenet (inception branches, concat), 1x3x224x224", googlenet_model,
          whole_model=True),
+    Case("vit_ti16", "timm ViT-Ti/16 (vit_tiny_patch16_224: 12 blocks, dim 192, 3 heads), 1x3x224x224",
+         vit_ti16_model, whole_model=True),
 ]
 
 

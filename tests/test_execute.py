@@ -223,6 +223,36 @@ def test_i1_tensors_are_widened_not_fatal() -> None:
     np.testing.assert_array_equal(sel, np.where(keep, x, 0))
 
 
+@pytest.mark.parametrize("etype", ["f32", "i1"])
+def test_one_element_transfers_on_a_strided_view_run(etype: str) -> None:
+    """0-d vector transfers on a column of a larger buffer (197 apart): the
+    lowering took them only on unit-stride views and stopped at the LLVM
+    conversion (ViT-Ti/16's last block, sliced to its class token)."""
+    pad = "0.0 : f32" if etype == "f32" else "false"
+    text = f"""
+    func.func @f(%m: memref<3x197x{etype}>) -> memref<3x4x{etype}> {{
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %p = arith.constant {pad}
+      %out = memref.alloc() : memref<3x4x{etype}>
+      %col = memref.subview %m[0, 196] [3, 1] [1, 1] : memref<3x197x{etype}> to memref<3x1x{etype}, strided<[197, 1], offset: 196>>
+      %src = memref.collapse_shape %col [[0, 1]] : memref<3x1x{etype}, strided<[197, 1], offset: 196>> into memref<3x{etype}, strided<[197], offset: 196>>
+      %dst = memref.subview %out[0, 2] [3, 1] [1, 1] : memref<3x4x{etype}> to memref<3x{etype}, strided<[4], offset: 2>>
+      scf.for %i = %c0 to %c3 step %c1 {{
+        %v = vector.transfer_read %src[%i], %p : memref<3x{etype}, strided<[197], offset: 196>>, vector<{etype}>
+        vector.transfer_write %v, %dst[%i] : vector<{etype}>, memref<3x{etype}, strided<[4], offset: 2>>
+      }}
+      return %out : memref<3x4x{etype}>
+    }}
+    """
+    rng = np.random.default_rng(3)
+    m = rng.standard_normal((3, 197)).astype(np.float32)
+    m = m if etype == "f32" else m > 0
+    (out,) = run_function(text, "f", [m])
+    np.testing.assert_array_equal(out[:, 2], m[:, 196])
+
+
 # ------------------------------------------------------------------ failures
 
 

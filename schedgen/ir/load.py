@@ -23,6 +23,8 @@ from schedgen.ir.queries import (
     iterator_kinds,
     symbol,
 )
+from schedgen.ir.slices import STEP as SLICE_STEP
+from schedgen.ir.slices import slice_rounds
 from schedgen.ir.tags import stamp_tags
 from schedgen.model.payload import (
     Linear,
@@ -210,10 +212,17 @@ def load(path: Path | str, func: str | None = None, weights: bool = True, cpu: b
         convs = img2col_convs(fn.operation) if "img2col" in steps else ()
         gemvs = transpose_b_matmuls(fn.operation) if "transpose_b" in steps else ()
         normalize(module, symbol(fn), steps, convs, gemvs)
+        module, rounds = slice_rounds(module, symbol(fn))
+        fn = select_function(module, str(path), symbol(fn))
+        sliced = transpose_b_matmuls(fn.operation) if cpu and rounds else ()
+        normalize(module, symbol(fn), ("transpose_b",) if sliced else (), gemvs=sliced)
+        # unit dims the slices left folded too, so that the schedule's steps, rerun by `check`, change nothing
+        normalize(module, symbol(fn), ("fold_unit_dims",) if rounds and "fold_unit_dims" in steps else ())
+        steps += (SLICE_STEP,) if rounds else ()
         generalized = clone_module(module)  # op order pairs the two up
         generalize(generalized.operation)
         model = replace(_build(module, generalized.operation, str(path), symbol(fn), steps), img2col_convs=convs,
-                        transpose_b_matmuls=gemvs)
+                        transpose_b_matmuls=gemvs, slice_rounds=rounds, sliced_gemvs=sliced)
         stamp_tags(module, model)
     return LoadedPayload(ctx, module, model, text)
 

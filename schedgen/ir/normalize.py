@@ -40,7 +40,7 @@ from pathlib import Path
 from mlir import ir
 from mlir.dialects.transform import interpreter
 
-from schedgen.ir.queries import indexing_maps, nested_ops
+from schedgen.ir.queries import find_symbol, indexing_maps, nested_ops
 from schedgen.template_env import environment
 
 TEMPLATE = "normalize.mlir.j2"
@@ -90,13 +90,18 @@ def _img2col(op: ir.Operation) -> bool:
 
 def _weight_transposed_gemv(op: ir.Operation) -> bool:
     """A linalg.matmul of one row with plain maps whose B is a [1, 0]
-    linalg.transpose that it alone reads (the transpose_b step)."""
+    linalg.transpose that it alone reads (the transpose_b step). Not of a
+    square B: rewritten, the matmul would have the same operand types, and
+    `check` applies the schedule to the payload as normalized, where the
+    step's match would take it again (transpose_matmul refuses a matmul
+    that is transposed already)."""
     if op.name != MATMUL or indexing_maps(op) != _plain_matmul_maps() or \
             ir.RankedTensorType(op.operands[0].type).shape[0] != 1:
         return False
     b = op.operands[1]
     return isinstance(b, ir.OpResult) and b.owner.name == "linalg.transpose" and len(list(b.uses)) == 1 \
-        and list(ir.DenseI64ArrayAttr(b.owner.attributes["permutation"])) == [1, 0]
+        and list(ir.DenseI64ArrayAttr(b.owner.attributes["permutation"])) == [1, 0] \
+        and b.type != b.owner.operands[0].type
 
 
 def _plain_matmul_maps() -> list[ir.AffineMap]:
@@ -180,4 +185,5 @@ def run_steps(root: ir.Operation, steps: tuple[str, ...], func_name: str | None 
                                                        img2col=IMG2COL, img2col_plane=IMG2COL_1X1_PLANE,
                                                        img2col_convs=convs, transpose_b_matmuls=gemvs)
     schedule = ir.Module.parse(text)
-    interpreter.apply_named_sequence(root, schedule.body.operations[0], schedule)
+    interpreter.apply_named_sequence(root, find_symbol(schedule, "transform.named_sequence", "__transform_main"),
+                                     schedule)

@@ -331,6 +331,8 @@ class Plan(BaseModel):
     normalize: list[str] = []  # schedgen.ir.normalize steps the schedule runs before it matches ops
     img2col_convs: list[str] = []  # operand types of the convolutions its img2col step converts
     transpose_b_matmuls: list[str] = []  # operand types of the matmuls its transpose_b step rewrites
+    slice_rounds: int = 0  # rounds of the slice_producers step (schedgen.ir.slices), after the steps above
+    sliced_gemvs: list[str] = []  # operand types of the one-row matmuls those rounds leave, rewritten as transpose_b
     traffic_bytes: int | None = None  # main-memory traffic of the whole plan
     traffic_lower_bound: int | None = None  # an I/O lower bound for the payload at this budget
     traffic_per_contraction_bound: int | None = None  # issue 15's yardstick (analysis/traffic.py)
@@ -342,6 +344,9 @@ def format_table(plan: Plan) -> str:
     lines = [f"plan for @{plan.func} in {plan.payload}: target {plan.target.name} "
              f"({budget} bytes), fuse mode {plan.fuse_mode.value}, footprint {plan.footprint_mode}"
              + (f" ({plan.precise_checks} simulations)" if plan.footprint_mode == "precise" else ""),
+             *([f"normalized first: {', '.join(plan.normalize)}"
+                + (f" ({plan.slice_rounds} rounds: only the slices read are computed)" if plan.slice_rounds else "")]
+               if plan.normalize else []),
              f"{'nest':<5} {'root':<34} {'tile sizes':<22} {'loops':<11} {'footprint / budget':<22} fused ops"]
     for n in plan.nests:
         fused = ", ".join(f"op{p.index}" for p in n.producers) or "-"

@@ -12,6 +12,7 @@ import numpy as np
 from schedgen.errors import ExecutionError, one_line
 from schedgen.model.openmp import runtime_library
 from schedgen.run.math_approx import approximate_math
+from schedgen.run.scalar_transfers import scalar_transfers
 
 # Verified on MLIR 22.1.8 (see the field notes, "Executing payloads"), plus:
 # - `canonicalize` first folds the constant/empty-tensor clutter of exports;
@@ -286,6 +287,7 @@ def lower(module: Any, threads: int = 1) -> None:
     from mlir import ir, passmanager
 
     try:
+        scalar_transfers(module)
         to_loops = _TO_LOOPS[:5] + parallel_passes(threads) + _TO_LOOPS[5:]
         passmanager.PassManager.parse(f"builtin.module({','.join(to_loops)})").run(module.operation)
         widen_i1_memory(module)
