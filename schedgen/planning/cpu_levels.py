@@ -777,21 +777,27 @@ def bound_by_flops(flops: float, traffic_bytes: int, cpu: CpuInfo) -> bool:
     return traffic_bytes / _CORE_GBYTES_PER_S < flops / contraction_gflops(cpu)
 
 
-def parallel_nests(payload: Payload, plan: Plan, cpu: CpuInfo) -> list[int]:
-    """Ids of the scf.forall nests worth running on several cores."""
+def worth_cores(payload: Payload, ops: list[int], traffic_bytes: int, cpu: CpuInfo) -> bool:
+    """Whether a nest of these ops, moving these bytes, takes one core long
+    enough to be worth a parallel loop (parallel_min_ms)."""
     from schedgen.analysis.flops import op_flops
 
-    chosen = []
-    for nest in plan.nests:
-        if nest.loop_kind != "scf.forall" or cpu.cores < 2:
-            continue
-        compute = sum(op_flops(payload.ops[o.index]) / 1e9
-                      / (contraction_gflops(cpu) if is_multiply_accumulate(payload.ops[o.index]) else _OTHER_GFLOPS)
-                      for o in nest.ops)
-        memory = (nest.traffic_bytes or 0) / 1e9 / _CORE_GBYTES_PER_S
-        if max(compute, memory) * 1e3 >= cpu.parallel_min_ms:
-            chosen.append(nest.id)
-    return chosen
+    compute = sum(op_flops(payload.ops[i]) / 1e9
+                  / (contraction_gflops(cpu) if is_multiply_accumulate(payload.ops[i]) else _OTHER_GFLOPS)
+                  for i in ops)
+    memory = traffic_bytes / 1e9 / _CORE_GBYTES_PER_S
+    return cpu.cores > 1 and max(compute, memory) * 1e3 >= cpu.parallel_min_ms
+
+
+def parallel_nests(payload: Payload, plan: Plan, cpu: CpuInfo) -> list[int]:
+    """Ids of the scf.forall nests worth running on several cores."""
+    return [nest.id for nest in plan.nests if nest.loop_kind == "scf.forall"
+            and worth_cores(payload, [o.index for o in nest.ops], nest.traffic_bytes or 0, cpu)]
+
+
+def vector_dim(op: TileableOp) -> int | None:
+    """The op dim behind its output's contiguous dim (the lanes of its vectors)."""
+    return _vector_dims(op, list(op.domain))[0]
 
 
 def cpu_levels(payload: Payload, plan: Plan, cpu: CpuInfo) -> tuple[list[RegisterKernel], list[InnerTiling]]:
@@ -816,9 +822,10 @@ def cpu_levels(payload: Payload, plan: Plan, cpu: CpuInfo) -> tuple[list[Registe
             if k is not None:
                 kernels.append(k)
                 taken |= k.ops
+        short = _short_dims(payload, nest)
         for idx in handled:
             if idx not in taken:
-                inner[idx] = inner_tiling(payload.ops[idx], extents[idx], cpu)
+                inner[idx] = _one_along(inner_tiling(payload.ops[idx], extents[idx], cpu), short.get(idx, set()))
         for t in [t for t in inner.values() if t.channel_block]:
             # its init's fill, packed with it, folds into a fill of the packed init, which its init tiles cover;
             # tiled first, it was written and then packed (transposed) into the packed init
@@ -834,6 +841,29 @@ def cpu_levels(payload: Payload, plan: Plan, cpu: CpuInfo) -> tuple[list[Registe
         op = payload.ops[u.op.index]
         tilings.append(inner_tiling(op, list(op.domain), cpu, untiled=True))
     return kernels, sorted(tilings, key=lambda t: (t.op, t.copy_in or 0))
+
+
+def _short_dims(payload: Payload, nest: LoopNest) -> dict[int, set[int]]:
+    """Per op of the nest, its dims tiled along a root dim whose forall tile
+    does not divide it (the planner's _tile_per_core): the last tile is
+    short, so their sizes are dynamic."""
+    root = payload.ops[nest.root.index]
+    short = {("d", d) for d, (s, n) in enumerate(zip(nest.tile_sizes, root.domain)) if s and n % s}
+    if not short:
+        return {}
+    return {i: {d for d, t in enumerate(ts) if any(loop in short for loop, _ in t.offset[0])}
+            for i, ts in innermost_tiles(payload, nest).items()}
+
+
+def _one_along(t: InnerTiling, dims: set[int]) -> InnerTiling:
+    """`t` stepping by 1 along `dims` (whatever it tiled them by): a
+    register tile of dynamic size would not vectorize. A scalar tiling
+    keeps its steps (an im2col copy's, whose partial tiles are older)."""
+    if not dims or t.scalar is not None:
+        return t
+    def one(sizes: list[int]) -> list[int]:
+        return [1 if d in dims and s != 1 else s for d, s in enumerate(sizes)] if sizes else sizes
+    return t.model_copy(update={"register_sizes": one(t.register_sizes), "cache_sizes": one(t.cache_sizes)})
 
 
 def yielded_ops(nest: LoopNest) -> frozenset[int]:

@@ -96,6 +96,8 @@ from schedgen.planning.cpu_levels import (
     parallel_nests,
     reduction_grain,
     transposes_panel,
+    vector_dim,
+    worth_cores,
 )
 from schedgen.planning.precise import PreciseChecker
 from schedgen.planning.row_order import RowOrder, row_order, rows_in_order
@@ -610,8 +612,9 @@ class _Nest:
         Divisors that fill the budget stay. Only where every member reads
         plain dims (see _search), and the forall dims only (sums keep their order)."""
         fp = self.footprint(members, start)
-        if self.cpu is not None or not all(_plain(self.payload.ops[i]) for i in members) or \
-                fp is None or 2 * fp.total >= self.budget:
+        if self.cpu is not None:
+            return self._tile_per_core(members, start)
+        if not all(_plain(self.payload.ops[i]) for i in members) or fp is None or 2 * fp.total >= self.budget:
             return start
         dims = [replace(d, partial=True) if d.key[0] == "d" else d for d in self.search_dims(members)]
         wide = fit_tiles(dims, lambda s: self.fits(members, s))
@@ -619,6 +622,32 @@ class _Nest:
             return start
         before, after = (prod(tile_count(d.extent, s.get(d.key, d.extent)) for d in dims) for s in (start, wide))
         return wide if after < before else start
+
+    def _tile_per_core(self, members: frozenset[int], start: Sizes) -> Sizes:
+        """CPU targets: a nest without a register kernel whose forall has
+        fewer tiles than cores, though it takes one core long enough to be
+        worth them, gets one tile per core along its first parallel dim
+        that is not its vector dim, the last tile short: ViT's layer norms
+        over 197 tokens (a prime: no divisor of 8 rows or more but 197) ran
+        on one core in one tile. Register tiles take 1 along such a dim
+        (cpu_levels: a short tile's rows are dynamic), so only where no
+        member has a register kernel, and only where every member reads
+        plain dims (see _search)."""
+        ops = [self.payload.ops[i] for i in members]
+        traffic = self.traffic(members, start)
+        if self.cores <= 1 or self.forall_tiles(members, start) >= self.cores or traffic is None \
+                or any(is_multiply_accumulate(o) or not _plain(o) for o in ops) \
+                or not worth_cores(self.payload, sorted(members), traffic.total, self.cpu):
+            return start
+        v = vector_dim(self.root)
+        whole = [d for d in self.search_dims(members) if d.key[0] == "d" and d.key[1] != v
+                 and d.extent >= self.cores and start.get(d.key, d.extent) == d.extent]
+        if not whole:
+            return start
+        # the most even split: 197 tokens in 99 and 98 rather than 3 heads in 2 and 1
+        d = min(whole, key=lambda d: -(-d.extent // self.cores) / d.extent)
+        split = {**start, d.key: -(-d.extent // self.cores)}
+        return split if self.fits(members, split) else start
 
     def _element_bytes(self, op: int) -> int:
         return max(o.element_bytes for o in self.payload.ops[op].operands)
