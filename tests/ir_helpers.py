@@ -43,6 +43,12 @@ def counts(module: ir.Module | str) -> Counter:
     return Counter(op.name for op in ops(module))
 
 
+def alloc_shapes(text: str) -> list[list[int]]:
+    """The shape of every buffer a transformed payload allocates."""
+    module = parse(text)  # kept alive while its ops are read
+    return [list(ir.MemRefType(op.results[0].type).shape) for op in ops(module) if op.name == "memref.alloc"]
+
+
 def dialect_ops(module: ir.Module | str, dialect: str) -> list[str]:
     return [name for name in counts(module) if name.startswith(dialect + ".")]
 

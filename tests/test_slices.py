@@ -9,13 +9,11 @@ from pathlib import Path
 
 import pytest
 from conftest import AVX2, assert_runs_as_untransformed
-from ir_helpers import ops
-from mlir import ir
+from ir_helpers import alloc_shapes
 
 from schedgen.check.verify import verify
 from schedgen.emit.schedule import render
 from schedgen.ir.apply import apply_schedule
-from schedgen.ir.context import new_context
 from schedgen.ir.load import load_payload
 from schedgen.model.plan import format_table
 from schedgen.model.target import CPU_PRESETS, PRESETS, Target
@@ -78,12 +76,6 @@ def cls(tmp_path: Path, case: str = "token") -> Path:
     return path
 
 
-def _alloc_shapes(text: str) -> list[list[int]]:
-    with new_context():
-        module = ir.Module.parse(text)  # kept alive while its ops are read
-        return [list(ir.MemRefType(op.results[0].type).shape) for op in ops(module) if op.name == "memref.alloc"]
-
-
 @pytest.mark.parametrize("target", [CPU_PRESETS["cpu-avx512"], AVX2, PRESETS["npu-256k"]], ids=lambda t: t.name)
 def test_a_head_reading_one_token_gets_that_token_alone(target: Target, tmp_path: Path) -> None:
     path = cls(tmp_path)
@@ -101,7 +93,7 @@ def test_a_head_reading_one_token_gets_that_token_alone(target: Target, tmp_path
     assert text.count("transform.include @schedgen_slice_round") == payload.slice_rounds
     transformed = apply_schedule(path, schedule)
     # the transformed payload has no buffer of the 8 tokens: only the argument holds them
-    assert not [s for s in _alloc_shapes(transformed) if TOKENS in s], _alloc_shapes(transformed)
+    assert not [s for s in alloc_shapes(transformed) if TOKENS in s], alloc_shapes(transformed)
     report = verify(path, schedule)  # `check` reruns the steps on the payload as normalized: they change nothing
     assert report.numbers_ok and report.computed_once and report.budget_ok
     assert_runs_as_untransformed(path, transformed)

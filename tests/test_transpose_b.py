@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import AVX2, assert_runs_as_untransformed
-from ir_helpers import ops
+from ir_helpers import alloc_shapes, ops
 from mlir import ir
 
 from schedgen.check.verify import verify
@@ -52,12 +52,6 @@ def head(tmp_path: Path, rows: int = 1, text: str = HEAD) -> Path:
     return path
 
 
-def _alloc_shapes(text: str) -> list[list[int]]:
-    with new_context():
-        module = ir.Module.parse(text)  # kept alive while its ops are read
-        return [list(ir.MemRefType(op.results[0].type).shape) for op in ops(module) if op.name == "memref.alloc"]
-
-
 @pytest.mark.parametrize("target", TARGETS, ids=lambda t: t.name)
 def test_a_classifier_head_reads_its_weight_in_place(target: Target, tmp_path: Path) -> None:
     path = head(tmp_path)
@@ -73,7 +67,7 @@ def test_a_classifier_head_reads_its_weight_in_place(target: Target, tmp_path: P
     assert "transform.structured.transpose_matmul" in schedule.read_text()
     transformed = apply_schedule(path, schedule)
     # no transposed weight anywhere: the product reads W, the result is the one buffer
-    assert [512, 1000] not in _alloc_shapes(transformed), _alloc_shapes(transformed)
+    assert [512, 1000] not in alloc_shapes(transformed), alloc_shapes(transformed)
     with new_context():
         module = ir.Module.parse(transformed)
         names = {op.name for op in ops(module)}

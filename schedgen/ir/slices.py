@@ -17,9 +17,10 @@ stay whole.
 
 Each round is the template's `@schedgen_slice_round` (fusions, then the
 same clean-up as before the first); schedgen runs rounds on a copy until
-one moves nothing and the schedule repeats them as many times. The step is only taken while every slice the round's matcher takes
-is one whose producer it may move whole (the matcher cannot check this):
-the producer's only use, with unit strides; otherwise no round runs from
+one moves nothing, and the schedule repeats them as many times. The step
+is only taken while every slice the round's matcher takes is one whose
+producer it may move whole (the matcher cannot check this): the
+producer's only use, with unit strides; otherwise no round runs from
 there on.
 """
 
@@ -93,11 +94,32 @@ def _shapes(func: ir.Operation) -> list[tuple[str, ...]]:
             for op in func.regions[0].blocks[0].operations]
 
 
+_RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape")
+
+
+def _sliced_result(func: ir.Operation) -> bool:
+    """A slice of a structured op's result (through reshapes, which the
+    clean-up moves slices above) anywhere in the function: without one no
+    round can apply, and the step needs no copy of the module."""
+    for op in func.regions[0].blocks[0].operations:
+        if op.operation.name != "tensor.extract_slice":
+            continue
+        source = op.operation.operands[0]
+        while isinstance(source, ir.OpResult) and source.owner.name in _RESHAPES:
+            source = source.owner.operands[0]
+        if isinstance(source, ir.OpResult) and _structured(source.owner):
+            return True
+    return False
+
+
 def slice_rounds(module: ir.Module, func_name: str) -> tuple[ir.Module, int]:
     """The step on @`func_name` of `module` (inside its context): the module
     after its rounds (a copy: `module` itself is left as it was when none
     applies) and their number (0: the step is not taken). The rounds run
     while they apply and move something."""
+    func = find_func(module, func_name)
+    if func is None or not _sliced_result(func.operation):
+        return module, 0
     work = clone_module(module)
     run_steps(work.operation, ("slice_cleanup",), func_name)  # as the schedule does before its first round
     rounds = 0

@@ -610,10 +610,11 @@ class _Nest:
         the budget: the largest tiles that fit among partial ones too, if
         they take fewer tiles (a 197-row nest in 2 tiles of 99, not 197 of 1).
         Divisors that fill the budget stay. Only where every member reads
-        plain dims (see _search), and the forall dims only (sums keep their order)."""
-        fp = self.footprint(members, start)
+        plain dims (see _search), and the forall dims only (sums keep their order).
+        CPU targets split such a nest only to give every core a tile (_tile_per_core)."""
         if self.cpu is not None:
             return self._tile_per_core(members, start)
+        fp = self.footprint(members, start)
         if not all(_plain(self.payload.ops[i]) for i in members) or fp is None or 2 * fp.total >= self.budget:
             return start
         dims = [replace(d, partial=True) if d.key[0] == "d" else d for d in self.search_dims(members)]
@@ -626,13 +627,13 @@ class _Nest:
     def _tile_per_core(self, members: frozenset[int], start: Sizes) -> Sizes:
         """CPU targets: a nest without a register kernel whose forall has
         fewer tiles than cores, though it takes one core long enough to be
-        worth them, gets one tile per core along its first parallel dim
-        that is not its vector dim, the last tile short: ViT's layer norms
-        over 197 tokens (a prime: no divisor of 8 rows or more but 197) ran
-        on one core in one tile. Register tiles take 1 along such a dim
-        (cpu_levels: a short tile's rows are dynamic), so only where no
-        member has a register kernel, and only where every member reads
-        plain dims (see _search)."""
+        worth them, gets one tile per core along the whole parallel dim
+        (not its vector dim) that splits most evenly, the last tile short:
+        ViT's layer norms over 197 tokens (a prime: no divisor of 8 rows or
+        more but 197) ran on one core in one tile. Register tiles take 1
+        along such a dim (cpu_levels._one_along: a short tile's rows are
+        dynamic), so only where no member has a register kernel, and only
+        where every member reads plain dims (see _search)."""
         ops = [self.payload.ops[i] for i in members]
         traffic = self.traffic(members, start)
         if self.cores <= 1 or self.forall_tiles(members, start) >= self.cores or traffic is None \

@@ -35,16 +35,12 @@ def scalar_transfers(module: Any) -> None:
     module.operation.walk(visit)
     for op in found:
         view = op.opview
-        if view.mask is not None:
+        if view.mask is not None or not isinstance(view.base.type, ir.MemRefType):
             continue
         with ir.InsertionPoint(op), op.location:
             if op.name == "vector.transfer_read":
-                if not isinstance(view.base.type, ir.MemRefType):
-                    continue
                 scalar = memref.load(view.base, list(view.indices))
                 op.results[0].replace_all_uses_with(vector.broadcast(op.results[0].type, scalar))
             else:
-                if not isinstance(view.base.type, ir.MemRefType):
-                    continue
                 memref.store(vector.extract(view.valueToStore, [], []), view.base, list(view.indices))
         op.erase()
