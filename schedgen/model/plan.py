@@ -265,6 +265,10 @@ class RegisterKernel(BaseModel):
     # fuses a producer through the loop's destination (fuse_into_containing_op cannot): the accumulators
     # start from the fill in registers instead of a tile written and read back (cpu_levels.fuses_init)
     init_by_fuse: bool = False
+    # The same where an input's producer is computed in the nest too (an im2col copy), which that op
+    # would fuse into every row tile: the panel and row loops are scf.forall instead, into whose shared
+    # outputs fuse_into_containing_op fuses the init alone (cpu_levels.forall_fuses_init)
+    init_by_forall: bool = False
 
     @property
     def copies_panel(self) -> bool:
