@@ -1092,7 +1092,7 @@ def test_a_convolution_kernel_starts_from_its_fill_in_registers(block: str, cont
     loaded = load_payload(payload, cpu=True)
     p = plan(loaded, TARGET)
     (k,) = [k for k in p.kernels if loaded.ops[k.contraction].name == contraction and k.inits]
-    assert k.init_by_forall == by_forall and [loaded.ops[i].name for i in k.inits] == ["linalg.fill"], k
+    assert (k.tile_op == "tile_using_forall") == by_forall and [loaded.ops[i].name for i in k.inits] == ["linalg.fill"], k
     small = tmp_path / f"{block}.mlir"
     small.write_text(payload.read_text())
     module = parse(applied_and_compared(small, p, threads=threads))

@@ -340,7 +340,7 @@ def test_a_contraction_that_is_its_own_root_starts_its_accumulators_from_its_fil
     p = plan(load_payload(path, cpu=True), target)
     (kernel,) = p.kernels
     fill = next(o.index for o in p.ops if o.name == "linalg.fill")
-    assert kernel.init_by_fuse and kernel.inits == [fill] and kernel.peel_first == (m == 200), kernel
+    assert kernel.tile_op == "fuse" and kernel.inits == [fill] and kernel.peel_first == (m == 200), kernel
     assert not any(t.op == fill for t in p.inner), p.inner
     _, module = _applied_and_verified(path, p, tmp_path)
     vector_loops = [op for op in ops(module) if op.name == "scf.for" and len(op.operands) > 3
@@ -353,7 +353,7 @@ def test_a_contraction_that_is_its_own_root_starts_its_accumulators_from_its_fil
     relu = plan(load_payload(_payload(tmp_path, RELU_MATMUL), cpu=True), AVX2)
     (nest,) = relu.nests
     (kernel,) = relu.kernels
-    assert len(nest.ops) == 3 and not kernel.init_by_fuse and kernel.inits == [], (nest.ops, kernel)
+    assert len(nest.ops) == 3 and kernel.tile_op != "fuse" and kernel.inits == [], (nest.ops, kernel)
     relu_fill = next(o.index for o in relu.ops if o.name == "linalg.fill")
     assert any(t.op == relu_fill for t in relu.inner), relu.inner
 

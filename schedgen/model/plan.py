@@ -4,6 +4,7 @@ and its table form for `schedgen explain`."""
 from __future__ import annotations
 
 from enum import Enum
+from typing import Literal
 
 from pydantic import BaseModel
 
@@ -261,14 +262,14 @@ class RegisterKernel(BaseModel):
     # The panel loop is peeled before the copy (a row loop's kernel whose last panel is narrower): both
     # parts are static, so the last panel is packed once per column block too (cpu_levels.peels_first)
     peel_first: bool = False
-    # The contraction is the root and its init (inits) joins its tiles by transform.structured.fuse, which
-    # fuses a producer through the loop's destination (fuse_into_containing_op cannot): the accumulators
-    # start from the fill in registers instead of a tile written and read back (cpu_levels.fuses_init)
-    init_by_fuse: bool = False
-    # The same where an input's producer is computed in the nest too (an im2col copy), which that op
-    # would fuse into every row tile: the panel and row loops are scf.forall instead, into whose shared
-    # outputs fuse_into_containing_op fuses the init alone (cpu_levels.forall_fuses_init)
-    init_by_forall: bool = False
+    # The transform op that tiles the panels and rows. Where the contraction is the root, its init (inits)
+    # is the destination of those loops, which fuse_into_containing_op cannot fuse into an scf.for; so that
+    # the accumulators start from it in registers, not from a tile written and read back: "fuse"
+    # (transform.structured.fuse fuses it through the destination, cpu_levels.fuses_init), or, where an
+    # input's producer is computed in the nest too (an im2col copy, which that op would fuse into every row
+    # tile), "tile_using_forall": fuse_into_containing_op fuses the init alone through the shared outputs
+    # (cpu_levels.forall_fuses_init)
+    tile_op: Literal["tile_using_for", "fuse", "tile_using_forall"] = "tile_using_for"
 
     @property
     def copies_panel(self) -> bool:

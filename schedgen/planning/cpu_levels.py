@@ -1007,9 +1007,9 @@ def _with_init(payload: Payload, op: TileableOp, kernel: RegisterKernel, init: i
     (fuses_init), else through scf.forall panel and row loops
     (forall_fuses_init)."""
     if fuses_init(payload, op, kernel, candidates):
-        return kernel.model_copy(update={"inits": [init], "init_by_fuse": True})
+        return kernel.model_copy(update={"inits": [init], "tile_op": "fuse"})
     if forall_fuses_init(kernel):
-        return kernel.model_copy(update={"inits": [init], "init_by_forall": True})
+        return kernel.model_copy(update={"inits": [init], "tile_op": "tile_using_forall"})
     return kernel
 
 
@@ -1051,7 +1051,7 @@ def _strided_scalar_block(op: TileableOp, ext: list[int], v: int, m: int | None)
 
 def fuses_init(payload: Payload, op: TileableOp, kernel: RegisterKernel, candidates: set[int]) -> bool:
     """Whether root contraction `op`'s init producer joins its panel and row tiles by
-    transform.structured.fuse (RegisterKernel.init_by_fuse). That op fuses every producer in the nest
+    transform.structured.fuse (RegisterKernel.tile_op). That op fuses every producer in the nest
     it reaches, so only where the init is the one: no input of `op` and nothing the init reads is
     computed in the nest (a producer of an input would be computed again per panel), and no dot column
     or panel transpose (tiles of their own). 1024³ on AVX2: 0.93 -> 0.97 of numpy's speed, as the
@@ -1064,7 +1064,7 @@ def fuses_init(payload: Payload, op: TileableOp, kernel: RegisterKernel, candida
 
 def forall_fuses_init(kernel: RegisterKernel) -> bool:
     """Whether a root contraction's init joins its panel and row tiles with
-    those loops as scf.forall (RegisterKernel.init_by_forall), where
+    those loops as scf.forall (RegisterKernel.tile_op), where
     fuses_init does not hold: an input's producer is computed in the nest
     (an im2col copy; transform.structured.fuse would compute it again per
     row tile). Only loops of one dim each, with no remainder to peel (a
