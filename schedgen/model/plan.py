@@ -102,6 +102,7 @@ class LoopNest(BaseModel):
     axis_groups: str = ""  # merged (x)(y)(r) groups over the root's axes z0, z1, ... (schedgen.analysis.axis_groups)
     dims_order: list[int]  # root dims in tiling order: parallel, outermost first
     tile_sizes: list[int]  # per root dim, 0 = not tiled (the transform ops' convention)
+    forall_tiles: int = 1  # iterations of the outermost loop at these sizes (an scf.forall's: what the cores share)
     producers: list[OpRef]  # fused by fuse_into_containing_op, in this order
     consumers: list[OpRef] = []  # fused by transform.xtc.fuse_consumer, in this order
     # Producers fused into the innermost reduction loop of op `loop_into` (a
@@ -403,8 +404,9 @@ def format_table(plan: Plan) -> str:
 def _cpu_texts(plan: Plan, n: LoopNest, cpu: CpuInfo) -> list[str]:
     """What `explain` says of a nest's CPU levels: cores, kernels, scalar ops, chains in registers."""
     cores = cpu.cores if n.id in plan.parallel_nests else 1
-    why = "" if cores > 1 else (f" (under {cpu.parallel_min_ms:g} ms on one)"
-                                if n.loop_kind == "scf.forall" else " (sequential scf.for)")
+    why = "" if cores > 1 else (" (sequential scf.for)" if n.loop_kind != "scf.forall" else
+                                " (its forall has one tile)" if n.forall_tiles == 1 else
+                                f" (under {cpu.parallel_min_ms:g} ms on one)")
     texts = [f"runs on {cores} core(s){why}"]
     members = {o.index for o in n.ops}
     texts += [_kernel_text(k) for k in plan.kernels if k.root in members]

@@ -229,6 +229,8 @@ def outer_least(op: TileableOp, cpu: CpuInfo) -> dict[int, int]:
     (peeled where the tile does not divide). A 197-row matmul got 1-row
     forall tiles: a prime's only divisors are 1 and itself."""
     v, m = _vector_dims(op, list(op.domain))
+    if (rows := _dot_columns(op, cpu)) is not None:
+        return {v: rows}
     least = {}
     if v is not None:
         least[v] = 2 * cpu.lanes(_element_bytes(op))
@@ -261,6 +263,8 @@ def outer_grain(op: TileableOp, cpu: CpuInfo) -> dict[int, int]:
     v, m = _vector_dims(op, list(op.domain))
     if v is None:
         return {}
+    if (rows := _dot_columns(op, cpu)) is not None:
+        return {v: rows}
     lanes = cpu.lanes(_element_bytes(op))
     n = op.domain[v]
     _, mr, _ = _register_block(op, list(op.domain), cpu, peel=True)
@@ -269,6 +273,20 @@ def outer_grain(op: TileableOp, cpu: CpuInfo) -> dict[int, int]:
     if packs:
         widths += [lanes] + [lanes // 2] * (lanes // 2 >= MIN_GRAIN_ELEMENTS)
     return {v: next((w for w in widths if n % w == 0), 2 * lanes)}
+
+
+def _dot_columns(op: TileableOp, cpu: CpuInfo) -> int | None:
+    """The output columns of a dot-product register tile (_dot_rows) when the
+    op's whole domain takes that kernel, else None. Its forall tiles are
+    multiples of them, not of two vectors: a classifier head's 1000 columns
+    (no multiple of 32) stayed one tile, one core of two, its 4 MB of
+    weight streamed by one core."""
+    if not is_multiply_accumulate(op):
+        return None
+    extents = list(op.domain)
+    v, _ = _vector_dims(op, extents)
+    dots = _dot_rows(op, extents, cpu, [1 if k == "parallel" else 0 for k in op.iterators], v)
+    return None if dots is None or v is None else dots.register_sizes[v] or None
 
 
 def inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo, untiled: bool = False) -> InnerTiling:
@@ -777,6 +795,11 @@ def bound_by_flops(flops: float, traffic_bytes: int, cpu: CpuInfo) -> bool:
     return traffic_bytes / _CORE_GBYTES_PER_S < flops / contraction_gflops(cpu)
 
 
+def streaming_ms(traffic_bytes: int) -> float:
+    """One core's time to move these bytes to or from main memory."""
+    return traffic_bytes / 1e9 / _CORE_GBYTES_PER_S * 1e3
+
+
 def worth_cores(payload: Payload, ops: list[int], traffic_bytes: int, cpu: CpuInfo) -> bool:
     """Whether a nest of these ops, moving these bytes, takes one core long
     enough to be worth a parallel loop (parallel_min_ms)."""
@@ -785,13 +808,14 @@ def worth_cores(payload: Payload, ops: list[int], traffic_bytes: int, cpu: CpuIn
     compute = sum(op_flops(payload.ops[i]) / 1e9
                   / (contraction_gflops(cpu) if is_multiply_accumulate(payload.ops[i]) else _OTHER_GFLOPS)
                   for i in ops)
-    memory = traffic_bytes / 1e9 / _CORE_GBYTES_PER_S
-    return cpu.cores > 1 and max(compute, memory) * 1e3 >= cpu.parallel_min_ms
+    return cpu.cores > 1 and max(compute * 1e3, streaming_ms(traffic_bytes)) >= cpu.parallel_min_ms
 
 
 def parallel_nests(payload: Payload, plan: Plan, cpu: CpuInfo) -> list[int]:
-    """Ids of the scf.forall nests worth running on several cores."""
-    return [nest.id for nest in plan.nests if nest.loop_kind == "scf.forall"
+    """Ids of the scf.forall nests worth running on several cores: those
+    with a tile for more than one (a forall of one tile would start a
+    parallel region for one core, and the plan would claim all of them)."""
+    return [nest.id for nest in plan.nests if nest.loop_kind == "scf.forall" and nest.forall_tiles > 1
             and worth_cores(payload, [o.index for o in nest.ops], nest.traffic_bytes or 0, cpu)]
 
 

@@ -95,6 +95,7 @@ from schedgen.planning.cpu_levels import (
     panel_waste,
     parallel_nests,
     reduction_grain,
+    streaming_ms,
     transposes_panel,
     vector_dim,
     worth_cores,
@@ -371,11 +372,14 @@ class _Nest:
     def pays_for_cores(self, members: frozenset[int]) -> bool:
         """A CPU nest whose work (its ops', a contraction under an epilogue
         root included) pays for every core: ten times the parallel threshold
-        at 60% of peak."""
+        at 60% of peak, or in streaming the tensors it reads and writes (a
+        classifier head's 4 MB weight for 2 MFLOP)."""
         if self.cpu is None:
             return False
         flops = sum(op_flops(self.payload.ops[i]) for i in members | {self.root.index} | set(self.consumers))
         ms = flops / 1e9 / contraction_gflops(self.cpu) * 1e3
+        if ms < 10 * self.cpu.parallel_min_ms and is_multiply_accumulate(self.root):
+            ms = max(ms, streaming_ms(self._tensor_bytes(members) or 0))
         return ms >= 10 * self.cpu.parallel_min_ms
 
     def enough_tiles(self, members: frozenset[int], sizes: Sizes) -> bool:
@@ -1541,6 +1545,7 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
     return LoopNest(id=nest_id, root=op_ref(root), loop_kind=nest.loop_kind if par else "scf.for",
                     driven="producer" if nest.consumers else "consumer", axis_groups=groups,
                     dims_order=dims_order, tile_sizes=tile_sizes, producers=producer_refs, cse_before=cse_before,
+                    forall_tiles=prod(tile_count(n, s or n) for s, n in zip(tile_sizes, root.domain)),
                     consumers=consumer_refs, reuse_dest=reuse_dest, recomputed=recomputed,
                     loop_producers=[op_ref(payload.ops[i]) for i in sorted(nest.in_loop, reverse=True)],
                     loop_into=nest.loop_op, reduction_tiling=reductions, footprint_bytes=fp.total, budget_bytes=nest.budget,
