@@ -1,6 +1,6 @@
 """The lowering of a linalg-on-tensors module to the LLVM dialect, and the IR
 rewrites it needs on the way (i1 memory widened to i8, vector exp as a
-polynomial)."""
+polynomial, strided row copies as vector shuffles)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from schedgen.errors import ExecutionError, one_line
 from schedgen.model.openmp import runtime_library
 from schedgen.run.math_approx import approximate_math
 from schedgen.run.scalar_transfers import scalar_transfers
+from schedgen.run.strided_copies import vectorize_strided_copies
 
 # Verified on MLIR 22.1.8 (see the field notes, "Executing payloads"), plus:
 # - `canonicalize` first folds the constant/empty-tensor clutter of exports;
@@ -287,6 +288,7 @@ def lower(module: Any, threads: int = 1) -> None:
     from mlir import ir, passmanager
 
     try:
+        vectorize_strided_copies(module)  # im2col rows of strided convolutions (schedgen.run.strided_copies)
         scalar_transfers(module)
         to_loops = _TO_LOOPS[:5] + parallel_passes(threads) + _TO_LOOPS[5:]
         passmanager.PassManager.parse(f"builtin.module({','.join(to_loops)})").run(module.operation)
