@@ -106,3 +106,18 @@ def matmul_text(m: int, n: int, k: int) -> str:
     return (f"func.func @mm(%a: {a}, %b: {b}) -> {c} {{\n  %z = arith.constant 0.0 : f32\n"
             f"  %e = tensor.empty() : {c}\n  %f = linalg.fill ins(%z : f32) outs(%e : {c}) -> {c}\n"
             f"  %r = linalg.matmul ins(%a, %b : {a}, {b}) outs(%f : {c})\n      -> {c}\n  return %r : {c}\n}}\n")
+
+
+def nchw_conv_text(name: str, x: str, w: str, y: str, stride: int = 1) -> str:
+    """Payload text of an NCHW convolution (@name) of input shape `x`, filter `w`,
+    result `y` (e.g. "1x16x30x30") into a zero-filled init, as torch exports it."""
+    x, w, y = (f"tensor<{s}xf32>" for s in (x, w, y))
+    return f"""func.func @{name}(%x: {x}, %w: {w}) -> {y} {{
+  %zero = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : {y}
+  %f = linalg.fill ins(%zero : f32) outs(%e : {y}) -> {y}
+  %c = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<{stride}> : vector<2xi64>}}
+    ins(%x, %w : {x}, {w}) outs(%f : {y}) -> {y}
+  return %c : {y}
+}}
+"""

@@ -15,7 +15,16 @@ from math import prod
 from pathlib import Path
 
 import pytest
-from ir_helpers import applied_and_compared, counts, dialect_ops, enclosing_loop, matmul_text, ops, parse
+from ir_helpers import (
+    applied_and_compared,
+    counts,
+    dialect_ops,
+    enclosing_loop,
+    matmul_text,
+    nchw_conv_text,
+    ops,
+    parse,
+)
 from mlir import ir
 
 from schedgen.analysis.flops import payload_flops
@@ -343,17 +352,8 @@ def test_a_transpose_whose_rows_no_vector_divides_is_in_lanes_by_lanes_blocks_an
 
 def _nchw_conv(directory: Path, name: str, x: str, w: str, y: str, stride: int = 1) -> Path:
     """An NCHW convolution of input shape `x`, filter `w`, result `y` (e.g. "1x16x30x30")."""
-    x, w, y = (f"tensor<{s}xf32>" for s in (x, w, y))
     payload = directory / f"{name}.mlir"
-    payload.write_text(f"""func.func @{name}(%x: {x}, %w: {w}) -> {y} {{
-  %zero = arith.constant 0.000000e+00 : f32
-  %e = tensor.empty() : {y}
-  %f = linalg.fill ins(%zero : f32) outs(%e : {y}) -> {y}
-  %c = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<{stride}> : vector<2xi64>}}
-    ins(%x, %w : {x}, {w}) outs(%f : {y}) -> {y}
-  return %c : {y}
-}}
-""")
+    payload.write_text(nchw_conv_text(name, x, w, y, stride))
     return payload
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from ir_helpers import applied_and_compared, counts, ops, parse
+from ir_helpers import applied_and_compared, counts, nchw_conv_text, ops, parse
 
 from schedgen.ir.load import load_payload
 from schedgen.model.target import CPU_PRESETS
@@ -19,18 +19,6 @@ from schedgen.run.strided_copies import vectorize_strided_copies
 
 TARGET = CPU_PRESETS["cpu-avx512"]
 ALL_PARALLEL = TARGET.model_copy(update={"cpu": TARGET.cpu.model_copy(update={"parallel_min_ms": 0.0})})
-
-# ResNet's downsampling convolution, smaller: 3x3 stride 2 onto 14x14 rows, NCHW as torch exports it.
-_CONV = """func.func @down(%x: tensor<1x8x30x30xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<1x16x14x14xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x16x14x14xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x14x14xf32>) -> tensor<1x16x14x14xf32>
-  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
-    ins(%x, %w : tensor<1x8x30x30xf32>, tensor<16x8x3x3xf32>) outs(%f : tensor<1x16x14x14xf32>)
-    -> tensor<1x16x14x14xf32>
-  return %c : tensor<1x16x14x14xf32>
-}
-"""
 
 # Every third element of row 2 from column 1 on: 20 outputs, a piece of 16 and one of 4.
 _COPY = """#in = affine_map<(d0) -> (2, d0 * 3 + 1)>
@@ -55,8 +43,8 @@ def test_a_stride_2_convolutions_im2col_rows_become_vector_shuffles(threads: int
     of its rows into contiguous reads and shuffles: none is left as a
     generic, the module verifies, and the numbers match on 1 and 2
     threads."""
-    payload = tmp_path / "down.mlir"
-    payload.write_text(_CONV)
+    payload = tmp_path / "down.mlir"  # ResNet's downsampling convolution, smaller: 3x3 stride 2 onto 14x14
+    payload.write_text(nchw_conv_text("down", "1x8x30x30", "16x8x3x3", "1x16x14x14", stride=2))
     module = parse(applied_and_compared(payload, plan(load_payload(payload, cpu=True), ALL_PARALLEL), threads))
     assert vectorize_strided_copies(module) >= 1
     assert module.operation.verify()
