@@ -732,18 +732,23 @@ def test_a_copied_panel_of_a_chunked_reduction_takes_at_most_half_of_l1(threads:
 
 
 def test_row_reductions_accumulate_vectors_and_combine_once(tmp_path: Path) -> None:
+    """Rows too long for the registers (1024 f32: 64 AVX-512 registers) are
+    reduced in chunks of four vectors, op by op (norm_rows takes shorter ones)."""
     from schedgen.ir.apply import apply_schedule
 
-    payload = small_payload("softmax", tmp_path)  # 32x256
+    payload = tmp_path / "softmax1024.mlir"
+    payload.write_text((ROOT / "payloads/softmax.mlir").read_text().replace("512x1024", "8x1024")
+                       .replace("512xf32", "8xf32"))
     p = plan(load_payload(payload), TARGET)
     lanes = TARGET.cpu.lanes()
     assert {t.op: t.split_sizes for t in p.inner if t.split_sizes} == {1: [0, 4 * lanes], 4: [0, 4 * lanes]}
+    assert not [t for t in p.inner if t.kind == "rows"]
     module = parse(apply_schedule(payload, cpu_schedule(payload)))
     # one horizontal reduction per row, of the four-vector partial result; never of a whole-row vector
     reduced = {(str(op.attributes["kind"]), op.operands[0].type.shape[0]) for op in ops(module)
                if op.name == "vector.reduction"}
     assert ("#vector.kind<maximumf>", 4 * lanes) in reduced, reduced
-    assert 256 not in {width for _, width in reduced}, reduced  # the row is 256 wide
+    assert 1024 not in {width for _, width in reduced}, reduced
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -1005,27 +1010,28 @@ def test_an_elementwise_chain_is_computed_in_the_last_ops_register_tiles(threads
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_prime_row_length_peels_the_elementwise_remainder_and_vectorizes_it(threads: int, tmp_path: Path) -> None:
-    """Softmax over rows of 197 (ViT's tokens, a prime): the exp and the
-    divide step along the row by 4 vectors, with a last tile of 5 peeled
-    into a loop body of its own. Steps of 1, the only divisor, left them
-    scalar (a ViT's softmax took 0.58 ms, now 0.16). No linalg op of theirs
-    is left in the applied IR, no vector is wider than 4 registers, and the
-    numbers match on 1 and 2 threads."""
-    payload = tmp_path / "softmax197.mlir"
-    payload.write_text((ROOT / "payloads/softmax.mlir").read_text().replace("512x1024", "24x197")
-                       .replace("512xf32", "24xf32"))
+    """Softmax over rows of a prime length too long for the registers (1031,
+    as ViT's 197 tokens are prime): the exp and the divide step along the
+    row by 4 vectors, with a last tile of 7 peeled into a loop body of its
+    own. Steps of 1, the only divisor, left them scalar (a ViT's softmax
+    took 0.58 ms, then 0.16). No linalg op of theirs is left in the applied
+    IR, no vector is wider than 4 registers, and the numbers match on 1 and
+    2 threads."""
+    payload = tmp_path / "softmax1031.mlir"
+    payload.write_text((ROOT / "payloads/softmax.mlir").read_text().replace("512x1024", "4x1031")
+                       .replace("512xf32", "4xf32"))
     p = plan(load_payload(payload), ALL_PARALLEL)
     lanes = TARGET.cpu.lanes()
-    elementwise = [t for t in p.inner if t.kind == "elementwise" and t.extents[-1] == 197]
+    elementwise = [t for t in p.inner if t.kind == "elementwise" and t.extents[-1] == 1031]
     assert len(elementwise) == 2
-    assert all(t.register_sizes[-1] == 4 * lanes and t.remainders() == [(1, 4 * lanes, 197 % (4 * lanes))]
+    assert all(t.register_sizes[-1] == 4 * lanes and t.remainders() == [(1, 4 * lanes, 1031 % (4 * lanes))]
                for t in elementwise), [(t.register_sizes, t.extents) for t in elementwise]
     module = parse(applied_and_compared(payload, p, threads))
     assert render(p).count("transform.loop.peel") >= 2
     assert not [op for op in ops(module) if op.name in ("linalg.generic", "linalg.map")]
     widths = {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module)
               if op.name in ("math.exp", "arith.divf") and isinstance(op.results[0].type, ir.VectorType)}
-    assert widths == {4 * lanes, 197 % (4 * lanes)}, widths
+    assert widths == {4 * lanes, 1031 % (4 * lanes)}, widths
 
 
 @pytest.mark.parametrize("threads", [1, 2])

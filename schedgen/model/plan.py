@@ -156,7 +156,9 @@ class InnerTiling(BaseModel):
     cache_sizes: list[int] = []  # L1 level: reduction dims tiled by kc (0 = not tiled); [] = no such level
     register_sizes: list[int]  # register level (0 = not tiled)
     split_sizes: list[int] = []  # row reductions, dot products: tile_reduction_using_for chunks (partial results); [] = none
-    kind: str  # "contraction", "reduction", "transpose", "elementwise", "pack" (one packed tile at a time) or "pad" (planes)
+    # "contraction", "reduction", "transpose", "elementwise", "pack" (one packed tile at a time), "pad" (planes)
+    # or "rows" (a nest computed one row at a time: planning.norm_rows)
+    kind: str
     accumulators: int = 0  # vector registers the register tile keeps live (contractions)
     scalar: str | None = None  # why the vectorizer leaves the register tile scalar (cpu_levels.scalar_reason)
     # Elementwise producers computed in this op's register tiles (fused into its innermost register
@@ -426,7 +428,11 @@ def _cpu_texts(plan: Plan, n: LoopNest, cpu: CpuInfo) -> list[str]:
         if t.op in members and t.decompose:
             texts.append(f"op{t.op} by one output row of one window row {t.register_sizes}, decomposed into its 1-D op: "
                          "vectors along the channels")
-        if t.op in members and t.fused:
+        if t.op in members and t.fused and t.kind == "rows":
+            texts.append(", ".join(f"op{i}" for i in t.fused)
+                         + f" computed one row at a time in op{t.op}'s register tiles {t.register_sizes}: the rows' "
+                         "reductions and what reads them stay in vector registers (no tile of theirs is stored)")
+        elif t.op in members and t.fused:
             texts.append(", ".join(f"op{i}" for i in t.fused)
                          + f" computed in op{t.op}'s register tiles (no tile of theirs is stored)")
     return texts

@@ -43,6 +43,7 @@ from schedgen.model.payload import (
     ValueRef,
 )
 from schedgen.model.plan import DotColumn, InnerTiling, LoopNest, Plan, RegisterKernel
+from schedgen.planning.norm_rows import row_chain
 
 # Row tiles that must reuse a register kernel's packed panel for its copy to
 # pay off. Not 8: with 8 row tiles the copy did not pay where its source is
@@ -850,6 +851,8 @@ def cpu_levels(payload: Payload, plan: Plan, cpu: CpuInfo) -> tuple[list[Registe
         for idx in handled:
             if idx not in taken:
                 inner[idx] = _one_along(inner_tiling(payload.ops[idx], extents[idx], cpu), short.get(idx, set()))
+        if not taken and (rows := row_chain(payload, nest, inner, vector_dim(payload.ops[nest.root.index]), cpu)):
+            inner = {rows.op: rows}
         for t in [t for t in inner.values() if t.channel_block]:
             # its init's fill, packed with it, folds into a fill of the packed init, which its init tiles cover;
             # tiled first, it was written and then packed (transposed) into the packed init
