@@ -7,8 +7,8 @@ tile (torch-mlir's layer norm: 18 ops, a mean and a variance in f64), and
 the next one read it back: swin's 8x56x96 tile kept a 344 KB f64 copy of
 its input in L2, and each reduction reduced one row per horizontal step.
 One row at a time, the row's values, its sums and everything computed
-from them stay in vector registers: swin's two norms took 0.55 and 0.44 ms
-of its 12.3 on one thread, 0.14 so.
+from them stay in vector registers: swin's two norms took 0.44 ms each of
+its 12.3 on one thread, 0.15 and 0.12 so.
 
 The root is tiled by 1 along every dim but its output's contiguous one
 (the row), and the other ops are fused into that loop, users first. Each
