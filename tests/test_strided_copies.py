@@ -64,3 +64,31 @@ def test_a_strided_copy_with_an_offset_reads_the_right_elements() -> None:
     x = np.arange(4 * 64, dtype=np.float32).reshape(4, 64)
     (got,) = run_function(str(module), "every_third", [x])
     np.testing.assert_array_equal(got, x[2, 1::3][:20])
+
+
+# A scalar broadcast onto a row and a copy of one element: 1-D copy generics with no stride to read along.
+_NO_STRIDE = """#scalar = affine_map<(d0) -> ()>
+#one = affine_map<(d0) -> (d0 * 2)>
+#id = affine_map<(d0) -> (d0)>
+func.func @no_stride(%s: memref<bf16>, %x: memref<8xf32>, %y: memref<16xbf16>, %z: memref<1xf32>) {
+  linalg.generic {indexing_maps = [#scalar, #id], iterator_types = ["parallel"]}
+      ins(%s : memref<bf16>) outs(%y : memref<16xbf16>) {
+  ^bb0(%a: bf16, %o: bf16):
+    linalg.yield %a : bf16
+  }
+  linalg.generic {indexing_maps = [#one, #id], iterator_types = ["parallel"]}
+      ins(%x : memref<8xf32>) outs(%z : memref<1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+"""
+
+
+def test_copies_with_no_stride_are_left_as_they_are() -> None:
+    """A source of rank 0 (fuzz seed 122: a bf16 scalar broadcast made the
+    rewrite index an empty row) and a copy of one element are not rewritten."""
+    module = parse(_NO_STRIDE)
+    assert vectorize_strided_copies(module) == 0 and module.operation.verify()
+    assert len([op for op in ops(module) if op.name == "linalg.generic"]) == 2

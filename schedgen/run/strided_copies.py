@@ -60,10 +60,11 @@ def _strided_copy(op: Any) -> tuple[list[int], int, int, int] | None:
     if len(body) != 1 or body[0].name != "linalg.yield" or body[0].operands[0] != op.regions[0].blocks[0].arguments[0]:
         return None
     maps = [ir.AffineMapAttr(m).value for m in op.attributes["indexing_maps"]]
-    if maps[1] != ir.AffineMap.get_identity(1) or maps[0].n_dims != 1 or maps[0].n_symbols:
+    # a source of rank 0 (a scalar broadcast) has no index to stride along
+    if maps[1] != ir.AffineMap.get_identity(1) or maps[0].n_dims != 1 or maps[0].n_symbols or src.rank == 0:
         return None
     n = dst.shape[0]
-    if n > _MOST:
+    if not 2 <= n <= _MOST:
         return None
     at = [[_value(e, d) for e in maps[0].results] for d in range(n)]
     if any(v is None for row in at for v in row) or any(row[:-1] != at[0][:-1] for row in at):
