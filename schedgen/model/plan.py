@@ -428,13 +428,10 @@ def _cpu_texts(plan: Plan, n: LoopNest, cpu: CpuInfo) -> list[str]:
         if t.op in members and t.decompose:
             texts.append(f"op{t.op} by one output row of one window row {t.register_sizes}, decomposed into its 1-D op: "
                          "vectors along the channels")
-        if t.op in members and t.fused and t.kind == "rows":
-            texts.append(", ".join(f"op{i}" for i in t.fused)
-                         + f" computed one row at a time in op{t.op}'s register tiles {t.register_sizes}: the rows' "
-                         "reductions and what reads them stay in vector registers (no tile of theirs is stored)")
-        elif t.op in members and t.fused:
-            texts.append(", ".join(f"op{i}" for i in t.fused)
-                         + f" computed in op{t.op}'s register tiles (no tile of theirs is stored)")
+        if t.op in members and t.fused:
+            where = f"one row at a time in op{t.op}'s register tiles {t.register_sizes}: the rows' reductions and " \
+                "what reads them stay in vector registers" if t.kind == "rows" else f"in op{t.op}'s register tiles"
+            texts.append(", ".join(f"op{i}" for i in t.fused) + f" computed {where} (no tile of theirs is stored)")
     return texts
 
 

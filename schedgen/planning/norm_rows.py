@@ -58,7 +58,7 @@ def row_chain(payload: Payload, nest: LoopNest, inner: dict[int, InnerTiling], v
         whole = all(t[d].size == op.domain[d] for d in op.reduction_dims())
         loops = {loop for x in t for loop, _ in x.offset[0]}
         # every op moves with every row loop, or it would be computed again per row
-        if not whole or not moving <= loops or prod(x.size for x in t) * _element_bytes(op) > row_bytes:
+        if not whole or not moving <= loops or prod(x.size for x in t) * _widest_element_bytes(op) > row_bytes:
             return None
     reg = [0 if d == v or e == 1 else 1 for d, e in enumerate(extents)]
     if not any(reg):
@@ -80,5 +80,6 @@ def _reduction_read_here(payload: Payload, op: TileableOp, members: set[int]) ->
         u.kind == "op" and u.index in members for r in op.results for u in r.users)
 
 
-def _element_bytes(op: TileableOp) -> int:
+def _widest_element_bytes(op: TileableOp) -> int:
+    """The widest element any operand of `op` holds in registers (a truncf's f64 input, not its f32 init)."""
     return max((o.element_bytes for o in op.operands), default=4)
