@@ -292,13 +292,33 @@ class _Nest:
     def _reduction_dim(self, op: int, d: int) -> SearchDim:
         grain = reduction_grain(self.payload.ops[op]).get(d, 1) if self.cpu is not None else 1
         loop = self.loop_grain(d) if op == self.loop_op and self.in_loop else 1
-        return SearchDim(("r", op, d), self.payload.ops[op].domain[d], grain=grain,
-                         multiple=lcm(self.payload.ops[op].index_grain(d) or 1, loop))
+        dim = SearchDim(("r", op, d), self.payload.ops[op].domain[d], grain=grain,
+                        multiple=lcm(self.payload.ops[op].index_grain(d) or 1, loop))
+        if self._one_trip_loop(op):
+            dim = replace(dim, least=dim.extent)
+        return dim
+
+    def _one_trip_loop(self, op: int) -> bool:
+        """CPU targets: whether op `op` is the contraction whose reduction
+        loop holds in-loop producers (an im2col copy) and its reduction is
+        no longer than k_chunk_floor: then it is not chunked, but kept as a
+        loop of one trip to hold them. Each chunk reloads the register
+        kernel's output block, and a short reduction's chunks are few FMAs
+        each: squeezenet's 3->64 stem (K = 27) in chunks of 9 over tiles of
+        3108 pixels took 0.92-1.36 ms on one core, whole over tiles of 333
+        0.56-0.59 (interleaved, the convolution alone 1.76x on 1 thread,
+        2.41x on 2). Also 1.12 / 1.07x for a 40->240 1x1 convolution onto
+        28x28, 1.04 / 1.03x for a 16->64 3x3 one onto 55x55; the rest even."""
+        if self.cpu is None or op != self.loop_op or not self.in_loop:
+            return False
+        o = self.payload.ops[op]
+        return len(o.reduction_dims()) == 1 and o.domain[o.reduction_dims()[0]] <= k_chunk_floor(o, self.cpu)
 
     def shape(self, members: frozenset[int], sizes: Sizes) -> NestShape:
         root_sizes = tuple(sizes.get(("d", d), n) for d, n in enumerate(self.root.domain))
         red = tuple((k[1], k[2], s) for k, s in sizes.items()
-                    if k[0] == "r" and k[1] in members and s < self.payload.ops[k[1]].domain[k[2]])
+                    if k[0] == "r" and k[1] in members and (s < self.payload.ops[k[1]].domain[k[2]]
+                                                            or self._one_trip_loop(k[1])))
         return NestShape(self.root.index, members | set(self.consumers), root_sizes, tuple(sorted(red)),
                          self.consumers, self.in_loop)
 
@@ -324,8 +344,8 @@ class _Nest:
         """The rules besides the footprint (the precise check measures that one)."""
         if not self.keeps_order(sizes):
             return False
-        if self.loop_op is not None and all(sizes.get(("r", self.loop_op, d), n) == n for d, n in
-                                            enumerate(self.payload.ops[self.loop_op].domain)):
+        if self.loop_op is not None and not self._one_trip_loop(self.loop_op) and all(
+                sizes.get(("r", self.loop_op, d), n) == n for d, n in enumerate(self.payload.ops[self.loop_op].domain)):
             return False  # in-loop producers need the loop
         if self.redone(members, sizes) > max(1, self.cores):
             return False  # a gather redone at most once per core (_redoes)
@@ -507,7 +527,8 @@ class _Nest:
         if self.cpu is None and all(_plain(self.payload.ops[i]) for i in members):
             best = self._descend(members, [replace(d, partial=True) for d in dims], best, cost, bound)
         extents = {d.key: d.extent for d in dims}
-        return {k: v for k, v in best.items() if k[0] == "d" or v < extents[k]}  # a whole K needs no loop
+        # a whole K needs no loop, but the one that in-loop producers are fused into
+        return {k: v for k, v in best.items() if k[0] == "d" or v < extents[k] or self._one_trip_loop(k[1])}
 
     def _whole_reduction(self, members: frozenset[int], dims: list[SearchDim]) -> tuple[list[SearchDim], Sizes] | None:
         """CPU targets: the search dims without the root contraction's
@@ -521,8 +542,8 @@ class _Nest:
         tensors keep their chunks (2048³ by the whole K: 319 ms against 259),
         unless their row blocks are walked in order and what those read again
         fits in half of L3 (_rereads_in_l3)."""
-        if self.cpu is None or not is_multiply_accumulate(self.root):
-            return None
+        if self.cpu is None or not is_multiply_accumulate(self.root) or self.in_loop:
+            return None  # a loop holding a copy: its chunks are searched (_reduction_dim)
         reduction = [d for d in dims if d.key[0] == "r" and d.key[1] == self.root.index]
         moved = self._tensor_bytes(members)
         if not reduction or moved is None:
@@ -1515,10 +1536,14 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
     reductions = [ReductionTiling(op=o, op_rank=len(payload.ops[o].domain), dim=d, size=s,
                                   extent=payload.ops[o].domain[d])
                   for o, d, s in shape.reduction_tiles]
-    if reductions:
+    if any(r.size < r.extent for r in reductions):
         notes.append(Note(kind=NoteKind.REDUCTION_TILED, text="reduction dims tiled by sequential scf.for (output "
                           "tiles stay in local memory across them): with them whole, the nest does not fit or "
                           "moves more bytes"))
+    elif reductions:
+        notes.append(Note(kind=NoteKind.REDUCTION_TILED, text="the reduction is whole, in an scf.for of one trip "
+                          "that holds the ops computed in it: chunks of a reduction this short would each reload "
+                          "the register kernel's output block for a few FMAs"))
     partial = [f"{s} of {n} (op{root.index} d{d})" for d, (s, n) in enumerate(zip(shape.root_tiles, root.domain))
                if s and n % s]
     partial += [f"{r.size} of {r.extent} (op{r.op} d{r.dim})" for r in reductions if r.extent % r.size]
