@@ -137,6 +137,7 @@ class _Nest:
         self._dims: dict[frozenset[int], list[SearchDim]] = {}
         self._grains: dict[tuple[frozenset[int], int], int | None] = {}
         self._loop_grains: dict[int, int] = {}  # loop_grain, per reduction dim of the loop op
+        self._one_trip: dict[int, bool] = {}  # _one_trip_loop, per op
         self._all_moves: dict[tuple[frozenset[int], int], bool] = {}  # _all_move, per members and root dim
         # Producer-driven nests: consumers fused after the producers, in order.
         self.consumers: tuple[int, ...] = ()
@@ -311,8 +312,11 @@ class _Nest:
         28x28, 1.04 / 1.03x for a 16->64 3x3 one onto 55x55; the rest even."""
         if self.cpu is None or op != self.loop_op or not self.in_loop:
             return False
-        o = self.payload.ops[op]
-        return len(o.reduction_dims()) == 1 and o.domain[o.reduction_dims()[0]] <= k_chunk_floor(o, self.cpu)
+        if op not in self._one_trip:  # shape() asks for every size the search tries
+            o = self.payload.ops[op]
+            self._one_trip[op] = len(o.reduction_dims()) == 1 and \
+                o.domain[o.reduction_dims()[0]] <= k_chunk_floor(o, self.cpu)
+        return self._one_trip[op]
 
     def shape(self, members: frozenset[int], sizes: Sizes) -> NestShape:
         root_sizes = tuple(sizes.get(("d", d), n) for d, n in enumerate(self.root.domain))
