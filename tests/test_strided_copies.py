@@ -92,3 +92,12 @@ def test_copies_with_no_stride_are_left_as_they_are() -> None:
     module = parse(_NO_STRIDE)
     assert vectorize_strided_copies(module) == 0 and module.operation.verify()
     assert len([op for op in ops(module) if op.name == "linalg.generic"]) == 2
+
+
+def test_a_bf16_strided_copy_is_left_to_llvm() -> None:
+    """Every third bf16 element: x86's backend cannot legalize a shuffle of
+    bf16 lanes (fuzz seed 123: LLVM aborted on a 9-lane one), so only f32
+    and f64 copies are rewritten; the bf16 one stays a generic."""
+    module = parse(_COPY.replace("f32", "bf16"))
+    assert vectorize_strided_copies(module) == 0 and module.operation.verify()
+    assert [op.name for op in ops(module) if op.name == "linalg.generic"] == ["linalg.generic"]
