@@ -402,13 +402,14 @@ def _static_buffer_shapes(module: ir.Module) -> set[tuple[int, ...]]:
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_short_reduction_is_one_trip_of_the_loop_that_holds_its_im2col_copy(threads: int, tmp_path: Path) -> None:
     """Squeezenet's stem with 16 filters: a 3x3 stride-2 convolution of 3
-    input channels onto 111x111, 27 taps, no more than k_chunk_floor. Its im2col copy is still
-    computed in the matmul's reduction loop, but that loop takes the 27
-    taps in one trip: chunks of 9 made the register kernel reload its
-    output block three times for 9 FMAs each (the 3->64 stem over 111x111:
-    1.10 -> 0.66 ms with its bias and ReLU on 1 thread, 0.56 -> 0.34 on 2).
-    In the applied IR the copy's buffer holds all 27 taps of a tile, no
-    chunk of 9 and no whole-size copy; the numbers match on 1 and 2 threads."""
+    input channels onto 111x111, 27 taps, no more than k_chunk_floor. Its
+    im2col copy is still computed in the matmul's reduction loop, but that
+    loop takes the 27 taps in one trip: chunks of 9 made the register
+    kernel reload its output block three times for 9 FMAs each (the 3->64
+    stem over 111x111: 1.10 -> 0.66 ms with its bias and ReLU on 1 thread,
+    0.56 -> 0.34 on 2). In the applied IR the copy's buffer holds all 27
+    taps of a tile, no chunk of 9 and no whole-size copy; the numbers
+    match on 1 and 2 threads."""
     payload = _nchw_conv(tmp_path, "stem", "1x3x223x223", "16x3x3x3", "1x16x111x111", stride=2)
     loaded = load_payload(payload, cpu=True)
     p = plan(loaded, ALL_PARALLEL)
