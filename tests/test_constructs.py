@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import ROOT
-from ir_helpers import placement
+from ir_helpers import enclosing_loop, ops, placement
 from mlir import ir
 
 from schedgen.check.verify import verify
@@ -100,6 +100,34 @@ def test_placed_tensor_is_not_one_huge_vector_copy(tmp_path: Path):
     module.operation.walk(visit)
     assert 0 < widest <= 256, widest
     assert (256, 512) not in buffers, buffers
+
+
+@pytest.mark.parametrize("target", ["npu-256k", "cpu-host"])
+def test_a_global_average_pool_is_folded_alone(target: str, tmp_path: Path):
+    """torch's adaptive_avg_pool2d(1) keeps its reduced dims as size 1 and
+    nothing reads them back as a broadcast: only it is folded, so the
+    convolution (a named op, which keeps its batch dim) reads nothing through
+    a reshape and its ReLU is tiled with it, straight from its tile."""
+    payload = DATA / "global_avgpool.mlir"
+    assert load_payload(payload, cpu=target.startswith("cpu")).normalize == ("fold_kept_dims",)
+    _generate(payload, target, tmp_path / "s.mlir")
+    module = _tile_stage(payload, tmp_path / "s.mlir")
+    found = {name: [op for op in ops(module) if op.name == name]
+             for name in ("linalg.conv_2d_nchw_fchw", "linalg.generic")}
+    [conv] = found["linalg.conv_2d_nchw_fchw"]
+    [relu] = [op for op in found["linalg.generic"] if "arith.select" in {o.name for o in ops(op)}]
+    assert _outermost_loop(conv) is not None and _outermost_loop(relu) == _outermost_loop(conv)
+    assert relu.operands[0].owner.name not in ("tensor.collapse_shape", "tensor.expand_shape")
+    # the sum alone is folded: [48, 32, 32] -> [48] (or tiles of it)
+    sums = [op for op in found["linalg.generic"] if op.results[0].type.rank == 1]
+    assert len(sums) == 1 and sums[0].operands[0].type.rank == 3, sums
+
+
+def _outermost_loop(op: ir.Operation) -> ir.Operation | None:
+    outer, loop = None, enclosing_loop(op)
+    while loop is not None:
+        outer, loop = loop, enclosing_loop(loop)
+    return outer
 
 
 def test_model_has_no_kept_unit_dims():

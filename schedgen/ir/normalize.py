@@ -10,6 +10,11 @@ before it tiles anything, for what torch-mlir and other front ends emit.
   through a map like `(d0, d1, d2) -> (d0, d1, 0)`, which TilingInterface
   cannot tile (and `tile_reduction_using_for` aborts on); folding unit dims
   gives plain projected maps.
+- `fold_kept_dims`: the same fold for those reductions alone, where no op
+  reads their result back as a broadcast (a CNN's global average pool, not
+  a LayerNorm's mean). Folded function-wide, the unit batch dim went from
+  every elementwise op but not from the named convolutions and pools, so a
+  reshape walled each convolution off from its bias and activation.
 - `img2col` (CPU targets only): an NCHW convolution (torch's layout) becomes
   an im2col copy and a matmul. MLIR's vectorizer takes no strided window,
   and along a 14- or 28-wide output row no register kernel fills its
@@ -40,7 +45,7 @@ from pathlib import Path
 from mlir import ir
 from mlir.dialects.transform import interpreter
 
-from schedgen.ir.queries import find_symbol, indexing_maps, nested_ops
+from schedgen.ir.queries import find_symbol, indexing_maps, iterator_kinds, nested_ops
 from schedgen.template_env import environment
 
 TEMPLATE = "normalize.mlir.j2"
@@ -64,6 +69,33 @@ def _keeps_unit_dim(op: ir.Operation) -> bool:
     maps = indexing_maps(op)
     n_results = len(op.results)
     return any(isinstance(e, ir.AffineConstantExpr) for m in maps[len(maps) - n_results:] for e in m.results)
+
+
+def _broadcast_back(op: ir.Operation) -> bool:
+    """Whether a linalg op reads `op`'s result, or what linalg.generics
+    compute from it, through a constant index: a kept dim broadcast back
+    (`x - mean` after a LayerNorm's mean, perhaps divided first)."""
+    todo, seen = [op], set()
+    while todo:
+        cur = todo.pop()
+        for result in cur.results:
+            for use in result.uses:
+                reader = use.owner
+                if "indexing_maps" not in reader.attributes or not reader.name.startswith("linalg."):
+                    continue
+                if any(isinstance(e, ir.AffineConstantExpr) for e in indexing_maps(reader)[use.operand_number].results):
+                    return True
+                if reader.name == "linalg.generic" and reader not in seen:
+                    seen.add(reader)
+                    todo.append(reader)
+    return False
+
+
+def _folds_alone(op: ir.Operation) -> bool:
+    """A kept-dim reduction the fold_kept_dims step takes: a linalg.generic
+    whose first loop is parallel (the step wraps it in a one-trip forall
+    along it) and whose result nothing reads back as a broadcast."""
+    return op.name == "linalg.generic" and iterator_kinds(op)[0] == "parallel" and not _broadcast_back(op)
 
 
 def _img2col(op: ir.Operation) -> bool:
@@ -140,8 +172,9 @@ def needed_steps(func: ir.Operation, cpu: bool = False) -> tuple[str, ...]:
         steps.append("decompose")
     if any(o.name == "tensor.concat" for o in ops):
         steps.append("decompose_concat")
-    if any(_keeps_unit_dim(o) for o in ops):
-        steps.append("fold_unit_dims")
+    kept = [o for o in ops if _keeps_unit_dim(o)]
+    if kept:
+        steps.append("fold_kept_dims" if all(_folds_alone(o) for o in kept) else "fold_unit_dims")
     return tuple(steps)
 
 
