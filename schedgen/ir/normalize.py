@@ -75,9 +75,9 @@ def _broadcast_back(op: ir.Operation) -> bool:
     """Whether a linalg op reads `op`'s result, or what linalg.generics
     compute from it, through a constant index: a kept dim broadcast back
     (`x - mean` after a LayerNorm's mean, perhaps divided first)."""
-    todo, seen = [op], set()
-    while todo:
-        cur = todo.pop()
+    pending, seen = [op], set()
+    while pending:
+        cur = pending.pop()
         for result in cur.results:
             for use in result.uses:
                 reader = use.owner
@@ -87,7 +87,7 @@ def _broadcast_back(op: ir.Operation) -> bool:
                     return True
                 if reader.name == "linalg.generic" and reader not in seen:
                     seen.add(reader)
-                    todo.append(reader)
+                    pending.append(reader)
     return False
 
 
