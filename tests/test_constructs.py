@@ -123,6 +123,32 @@ def test_a_global_average_pool_is_folded_alone(target: str, tmp_path: Path):
     assert len(sums) == 1 and sums[0].operands[0].type.rank == 3, sums
 
 
+def test_a_pad_of_a_result_is_written_in_place(tmp_path: Path):
+    """On a CPU target a pad of what an op computes is a fill of the padded
+    tensor that the op's nest writes its interior into: the ReLU's before
+    the max pool and the pool's (read by a 1x1 convolution before it), with
+    no buffer of the ReLU's own and no copy. The input's pad (of an
+    argument) and the second ReLU's (the residual add reads that ReLU after
+    the pad) stay pads."""
+    payload = DATA / "padded_pool.mlir"
+    model = load_payload(payload, cpu=True)
+    assert "pad_in_place" in model.normalize and model.placed_pads == (False, True, True, False)
+    pads = [op for op in model.ops if op.name == "tensor.pad"]
+    assert [p.domain for p in pads] == [(1, 8, 18, 18), (1, 16, 10, 10)], pads
+    _generate(payload, "cpu-host", tmp_path / "s.mlir")
+    module = transform_payload(payload, tmp_path / "s.mlir")
+    found = ops(module)
+    assert not [op for op in found if op.name in ("memref.copy", "linalg.copy")]
+    buffers = [tuple(op.results[0].type.shape) for op in found if op.name == "memref.alloc"]
+    # one 16x16x16 buffer: the convolution's result (img2col's reshape keeps it apart from the ReLU); the
+    # ReLU's is the padded one (before, a buffer of its own too, copied over by the pad's nest)
+    assert (1, 16, 18, 18) in buffers and len([b for b in buffers if math.prod(b) == 16 ** 3]) == 1, buffers
+    [padded] = [op for op in found if op.name == "memref.alloc" and tuple(op.results[0].type.shape) == (1, 16, 18, 18)]
+    interior = [op for op in found if op.name == "memref.subview" and op.operands[0] == padded.results[0]
+                and list(op.attributes["static_offsets"]) == [0, 0, 1, 1]]
+    assert interior, "no view of the padded buffer's interior"
+
+
 def _outermost_loop(op: ir.Operation) -> ir.Operation | None:
     outer, loop = None, enclosing_loop(op)
     while loop is not None:

@@ -15,7 +15,7 @@ from mlir import ir
 
 from schedgen.errors import SchedgenError
 from schedgen.ir.context import new_context, parse_file, without_resources
-from schedgen.ir.normalize import generalize, img2col_convs, needed_steps, normalize, transpose_b_matmuls
+from schedgen.ir.normalize import generalize, img2col_convs, needed_steps, normalize, placed_pads, transpose_b_matmuls
 from schedgen.ir.queries import (
     clone_module,
     find_func,
@@ -48,7 +48,7 @@ MAX_TENSOR_BYTES = 1 << 40
 # value's producer straight into its slice, so it holds nothing in local memory.
 _NO_COMPUTE = ("tensor.empty", "arith.constant", "tensor.expand_shape", "tensor.collapse_shape", "tensor.cast",
                "tensor.reshape", "tensor.bitcast", "tensor.extract_slice", "tensor.insert_slice",
-               "bufferization.to_tensor", "ml_program.global_load_const")
+               "bufferization.to_tensor", "bufferization.alloc_tensor", "ml_program.global_load_const")
 
 
 def element_bytes(t: ir.Type) -> int:
@@ -211,7 +211,8 @@ def load(path: Path | str, func: str | None = None, weights: bool = True, cpu: b
         steps = needed_steps(fn.operation, cpu)
         convs = img2col_convs(fn.operation) if "img2col" in steps else ()
         gemvs = transpose_b_matmuls(fn.operation) if "transpose_b" in steps else ()
-        normalize(module, symbol(fn), steps, convs, gemvs)
+        pads = placed_pads(fn.operation) if "pad_in_place" in steps else ()
+        normalize(module, symbol(fn), steps, convs, gemvs, pads)
         module, rounds = slice_rounds(module, symbol(fn))
         fn = select_function(module, str(path), symbol(fn))
         sliced = transpose_b_matmuls(fn.operation) if cpu and rounds else ()
@@ -222,7 +223,7 @@ def load(path: Path | str, func: str | None = None, weights: bool = True, cpu: b
         generalized = clone_module(module)  # op order pairs the two up
         generalize(generalized.operation)
         model = replace(_build(module, generalized.operation, str(path), symbol(fn), steps), img2col_convs=convs,
-                        transpose_b_matmuls=gemvs, slice_rounds=rounds, sliced_gemvs=sliced)
+                        transpose_b_matmuls=gemvs, placed_pads=pads, slice_rounds=rounds, sliced_gemvs=sliced)
         stamp_tags(module, model)
     return LoadedPayload(ctx, module, model, text)
 

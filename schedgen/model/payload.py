@@ -200,6 +200,7 @@ class Payload:
     normalize: tuple[str, ...] = ()
     img2col_convs: tuple[str, ...] = ()  # the operand types of the convolutions the img2col step converts
     transpose_b_matmuls: tuple[str, ...] = ()  # the operand types of the matmuls the transpose_b step rewrites
+    placed_pads: tuple[bool, ...] = ()  # per tensor.pad in order: whether the pad_in_place step takes it
     slice_rounds: int = 0  # rounds of the slice_producers step (schedgen.ir.slices), after the steps above
     sliced_gemvs: tuple[str, ...] = ()  # the one-row matmuls those rounds leave, rewritten as transpose_b
 

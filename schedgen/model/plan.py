@@ -339,6 +339,7 @@ class Plan(BaseModel):
     normalize: list[str] = []  # schedgen.ir.normalize steps the schedule runs before it matches ops
     img2col_convs: list[str] = []  # operand types of the convolutions its img2col step converts
     transpose_b_matmuls: list[str] = []  # operand types of the matmuls its transpose_b step rewrites
+    placed_pads: list[bool] = []  # per tensor.pad in order: whether its pad_in_place step takes it
     slice_rounds: int = 0  # rounds of the slice_producers step (schedgen.ir.slices), after the steps above
     sliced_gemvs: list[str] = []  # operand types of the one-row matmuls those rounds leave, rewritten as transpose_b
     traffic_bytes: int | None = None  # main-memory traffic of the whole plan
