@@ -144,23 +144,25 @@ def placed_pads(func: ir.Operation) -> tuple[bool, ...]:
         if not isinstance(source, ir.OpResult) or not source.owner.name.startswith("linalg.") \
                 or source.owner.name in ("linalg.pack", "linalg.unpack") or _img2col(source.owner):
             return False
-        return _init_is_own(source.owner) and \
+        return _init_is_own(source) and \
             all(position.get(use.owner, len(ops)) <= position[pad] for use in source.uses)
     return tuple(placed(op) for op in ops if op.name == "tensor.pad")
 
 
-def _init_is_own(op: ir.Operation) -> bool:
-    """Whether `op`'s init comes from a tensor.empty through ops (a fill)
-    that nothing else reads: empty-tensor elimination makes that empty the
-    padded tensor's interior, and a fill shared with another op (equal
-    fills merged: googlenet's pools) would have that op write there too."""
-    value = op.operands[len(op.operands) - len(op.results)]
-    while isinstance(value, ir.OpResult) and value.owner.name != "tensor.empty":
-        owner = value.owner
-        if len(list(value.uses)) != 1 or not owner.name.startswith("linalg.") or len(owner.results) != 1:
+def _init_is_own(result: ir.OpResult) -> bool:
+    """Whether the init tied to `result` comes from a tensor.empty through
+    ops (a fill) that nothing else reads: empty-tensor elimination makes
+    that empty the padded tensor's interior, and a fill shared with another
+    op (equal fills merged: googlenet's pools) would have that op write
+    there too."""
+    while True:
+        op = result.owner
+        value = op.operands[len(op.operands) - len(op.results) + result.result_number]
+        if not isinstance(value, ir.OpResult) or value.owner.name == "tensor.empty":
+            return isinstance(value, ir.OpResult)
+        if len(list(value.uses)) != 1 or not value.owner.name.startswith("linalg."):
             return False
-        value = owner.operands[len(owner.operands) - 1]
-    return isinstance(value, ir.OpResult)
+        result = value
 
 
 def _weight_transposed_gemv(op: ir.Operation) -> bool:

@@ -853,7 +853,8 @@ def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
                   ops=[op_ref(o) for o in payload.ops], nests=nests, untiled=untiled, footprint_mode=footprint_mode,
                   precise_checks=checker.checks if checker else 0, groups=infos, normalize=list(payload.normalize),
                   img2col_convs=list(payload.img2col_convs), transpose_b_matmuls=list(payload.transpose_b_matmuls),
-                  placed_pads=list(payload.placed_pads), slice_rounds=payload.slice_rounds, sliced_gemvs=list(payload.sliced_gemvs))
+                  placed_pads=list(payload.placed_pads), slice_rounds=payload.slice_rounds,
+                  sliced_gemvs=list(payload.sliced_gemvs))
     if target.cpu is not None:
         result.nests = [rows_in_order(payload, n, target.cpu, _untiled_at(result, i))
                         for i, n in enumerate(result.nests)]
