@@ -28,8 +28,8 @@ before it tiles anything, for what torch-mlir and other front ends emit.
   (`tensor.insert_slice`), so that the op's nest writes there itself
   (bufferization's empty-tensor elimination) and no copy of the interior is
   made: tiled as pads, resnet18's took 1.27 ms of 41, its stem's 0.71 ms
-  alone. A pad of an argument stays (its copy is made either way), and so
-  does one of a result that an op reads after the pad (`placed_pads`).
+  alone. Some pads stay (`placed_pads` says which and why): of an
+  argument, of a result an op reads after the pad, and two more.
 - `transpose_b` (CPU targets only): a matrix-vector product (one row: a
   classifier head) whose weight [n, k] torch transposes for it alone reads
   the weight in place instead, a dot product per output along the weight's
