@@ -207,11 +207,12 @@ def test_a_matmul_larger_than_l3_keeps_its_whole_k_where_the_rows_rereads_fit(l3
     L3, A (16 MiB, what the row loops read again per column block) fits in
     half of it: the whole K, searched for the least row-loop traffic, gives
     wide column blocks of 64 and row blocks of 32 (AVX2, 1 thread: 269 ms
-    against 329 in [256, 256] tiles by chunks of 256; numpy 232). Each row
-    block is 8 row tiles of the 4x16 kernel, too few to copy a panel for,
-    but the column block is packed once for all 512 of them, so the panel
-    is copied. With a 16 MiB L3 the nest keeps its K chunks and no row
-    loop."""
+    against 329 in [256, 256] tiles by chunks of 256; numpy 232), which
+    become 60 rows (whole 6x16 kernel tiles, the last block 8 rows:
+    planner._whole_register_rows). Each row block is 10 row tiles, too few
+    to copy a panel for, but the column block is packed once for all of
+    them, so the panel is copied. With a 16 MiB L3 the nest keeps its K
+    chunks and no row loop."""
     payload = load_payload(_payload(tmp_path, _square(2048)), cpu=True)
     target = AVX2.model_copy(update={"cpu": AVX2.cpu.model_copy(update={"l3_bytes": l3_mib << 20})})
     p = plan(payload, target)
@@ -220,18 +221,19 @@ def test_a_matmul_larger_than_l3_keeps_its_whole_k_where_the_rows_rereads_fit(l3
     if l3_mib == 16:
         assert nest.row_tiles == [] and nest.reduction_tiling, (nest.tile_sizes, nest.reduction_tiling)
         return
-    assert (nest.tile_sizes, nest.row_tiles, nest.reduction_tiling) == ([0, 64, 0], [32, 0, 0], [])
+    assert (nest.tile_sizes, nest.row_tiles, nest.reduction_tiling) == ([0, 64, 0], [60, 0, 0], [])
     assert nest.footprint_bytes <= target.memory_bytes
-    assert kernel.row_sizes[0] == 4 and kernel.packed_operand == 1, kernel
+    assert kernel.row_sizes[0] == 6 and kernel.last_block_rows == 8 and kernel.packed_operand == 1, kernel
     mib = 2048 * 2048 * 4
     assert nest.traffic_bytes == (2048 // 64) * mib + mib + mib, nest.traffic_bytes  # A per column block, B, C
 
 
 def test_short_row_blocks_still_pack_their_column_block(tmp_path: Path) -> None:
-    """256x256x1024 at 512 KiB: row blocks of 32 rows, 8 row tiles of the
-    4x16 kernel each, too few to copy a panel for one block; the column
-    block is packed once for all 64 row tiles of the forall tile, so the
-    kernel copies. The applied IR allocates the packed block in the
+    """256x256x1024 at 512 KiB: row blocks of 60 rows (searched as 32,
+    then whole 6x16 kernel tiles: planner._whole_register_rows), 10 row
+    tiles each, too few to copy a panel for one block; the column block is
+    packed once for all the row tiles of the forall tile, so the kernel
+    copies. The applied IR allocates the packed block in the
     parallel body, verify measures the planned footprint and traffic, and
     the numbers match on 1 and 2 threads."""
     path = _payload(tmp_path, MATMUL.replace("256x512", "256x1024").replace("512x128", "1024x256")
@@ -239,7 +241,7 @@ def test_short_row_blocks_still_pack_their_column_block(tmp_path: Path) -> None:
     p = plan(load_payload(path, cpu=True), TARGET)
     (nest,) = p.nests
     (kernel,) = p.kernels
-    assert (nest.tile_sizes, nest.row_tiles) == ([0, 64, 0], [32, 0, 0]) and kernel.packed_operand == 1, \
+    assert (nest.tile_sizes, nest.row_tiles) == ([0, 64, 0], [60, 0, 0]) and kernel.packed_operand == 1, \
         (nest.tile_sizes, nest.row_tiles, kernel)
     allocs, _ = _applied_and_verified(path, p, tmp_path)
     assert [4, 1024, 16] in allocs, allocs
@@ -379,3 +381,38 @@ def test_a_producer_the_schedule_tiles_later_keeps_the_rows_in_the_forall(tmp_pa
     report = verify(path, schedule)
     assert report.numbers_ok and report.budget_ok and report.computed_once, report
     assert sorted(n.id for n in report.check.nests) == [1, 2]
+
+
+def test_row_blocks_are_whole_register_row_tiles_the_last_one_partial(tmp_path: Path) -> None:
+    """512x128x512 on AVX2 at half a MiB: the searched row block, 128 rows (= 21 x 6 + 2), gave the
+    kernel 4-row tiles, 8 of its 12 accumulators. The blocks are 126 rows instead, 21 whole 6-row tiles,
+    the last block 8; the kernel peels its rows in every block, and the last block's 2 rows left over are
+    tiled by one row, so that every tile is static and vectorizes."""
+    path = _payload(tmp_path, matmul_text(512, 128, 512))
+    p = plan(load_payload(path, cpu=True), TARGET)
+    (nest,) = p.nests
+    (kernel,) = p.kernels
+    assert nest.tile_sizes == [0, 64, 0] and nest.row_tiles == [126, 0, 0], (nest.tile_sizes, nest.row_tiles)
+    assert kernel.row_sizes == [6, 0] and kernel.accumulators == 12 and kernel.last_block_rows == 8
+    assert nest.footprint_bytes <= TARGET.memory_bytes
+    # the row operand is still read once per column block
+    assert nest.traffic_bytes == (2 * 512 * 512 + 512 * 128 + 512 * 128) * 4
+    schedule = tmp_path / "mm.schedule.mlir"
+    schedule.write_text(render(p))
+    transformed = apply_schedule(path, schedule)
+    module = parse(transformed)  # kept alive while its ops are read
+    assert not [op.name for op in ops(module) if op.name.startswith("linalg.")], "a tile left scalar"
+    fma_loops = {const_int(loop.operands[2]) for op in ops(module) if op.name == "vector.fma"
+                 for loop in [_row_loop(op)] if loop is not None}
+    assert {6, 1} <= fma_loops, fma_loops  # the 6-row tiles and the one-row tiles, both in vector FMAs
+    report = verify(path, schedule)
+    assert report.numbers_ok and report.budget_ok and report.computed_once
+    assert_runs_as_untransformed(path, transformed)
+
+
+def _row_loop(op: ir.Operation) -> ir.Operation | None:
+    """The scf.for around `op` just outside its reduction loop (step 4: the kernel's K by 4)."""
+    loop = enclosing_loop(op)
+    while loop is not None and loop.name == "scf.for" and const_int(loop.operands[2]) == 4:
+        loop = enclosing_loop(loop)
+    return loop

@@ -191,7 +191,8 @@ def _inner_view(plan: Plan, t: InnerTiling, handle: str, nest: LoopNest | None) 
             "fused": [{"op": i, "var": member[i], "label": f"op{i} {plan.ops[i].name}",
                        "mark": _mark(i, nest)} for i in t.fused],
             "fused_steps": fused_steps,
-            "peels": [{"loop": dim_loops[d], "what": "tiles", "size": size, "last": last, "canonicalize": False}
+            "peels": [{"loop": dim_loops[d], "what": "tiles", "size": size, "last": last, "canonicalize": False,
+                       "block": None}
                       for d, size, last in t.remainders()],
             # a pad's planes: filled and copied in place (the tiled pad's handle, its outermost loop)
             "in_place": (current, register_loops[0]) if t.in_place and register_loops else None,
@@ -335,11 +336,21 @@ def _kernel_peels(k: RegisterKernel, red_loops: list[str], row_loops: list[str],
     its peel (min(16, n - j)): canonicalized in both bodies, they become
     static and vectorize."""
     return [{"loop": loop, "what": what, "size": max(sizes), "last": last,
-             "canonicalize": what == "panels" and k.panel_transpose is not None}
+             "canonicalize": what == "panels" and k.panel_transpose is not None,
+             "block": k.last_block_rows if what == "rows" else None}
             for loop, what, sizes in ((_remainder_loop(red_loops, k.reduction_sizes), "steps", k.reduction_sizes),
                                       (_remainder_loop(row_loops, row_sizes), "rows", k.row_sizes),
                                       (panel_loop, "panels", k.panel_sizes))
-            if loop is not None and (last := k.remainder(sizes))]
+            if loop is not None and (last := _peeled_last(k, what, sizes)) is not None]
+
+
+def _peeled_last(k: RegisterKernel, what: str, sizes: list[int]) -> int | None:
+    """The last tile of a kernel's loop that is peeled: its remainder, or, for the rows of a kernel whose
+    nest's last row block is partial (RegisterKernel.last_block_rows), what that block leaves (0 too: the
+    row loop's extent is dynamic, so its tiles are static only once peeled)."""
+    if what == "rows" and k.last_block_rows is not None:
+        return k.last_block_rows % max(sizes)
+    return k.remainder(sizes)
 
 
 def _dot_view(k: RegisterKernel, base: str, row_sizes: list[int], root_var: str) -> dict | None:

@@ -273,6 +273,10 @@ class RegisterKernel(BaseModel):
     # tile), "tile_using_forall": fuse_into_containing_op fuses the init alone through the shared outputs
     # (cpu_levels.forall_fuses_init)
     tile_op: Literal["tile_using_for", "fuse", "tile_using_forall"] = "tile_using_for"
+    # Rows of the nest's last row block where the row loop's blocks do not divide the rows (a multiple of
+    # the kernel's: planner._whole_register_rows). The kernel's row loop then has a dynamic extent: peeled in
+    # every block, so that its full row tiles are static, and what the last block leaves is tiled by 1 row.
+    last_block_rows: int | None = None
 
     @property
     def copies_panel(self) -> bool:
@@ -449,6 +453,9 @@ def _kernel_text(k: RegisterKernel) -> str:
               for what, unit, sizes in (("panel", "column", k.panel_sizes), ("row tile", "row", k.row_sizes),
                                         ("reduction step", "", k.reduction_sizes))
               if (r := k.remainder(sizes))]
+    if k.last_block_rows is not None:
+        peeled.append(f"the rows of every row block, the last block's {k.last_block_rows} leaving "
+                      f"{k.last_block_rows % max(k.row_sizes)} one row at a time")
     peeled_text = f" (peeled: {', '.join(peeled)})" if peeled else ""
     dot = f", its last column split off as dot products along the reduction ({k.dot_column.reduction_sizes[-1]} " \
         "lanes, summed across them after it)" if k.dot_column is not None else ""

@@ -128,7 +128,7 @@ def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo, peel: bool
     size = _block_size if peel else _largest_divisor
     lanes = cpu.lanes(_element_bytes(op))
     v, m = _vector_dims(op, extents)
-    budget = max(4, cpu.vector_registers * 3 // 4)
+    budget = _accumulator_budget(cpu)
     # Two vectors wide: with four (a whole 64-wide f32 output), LLVM 22's JIT
     # code for a 3x3 convolution crashed (SIGSEGV, conv_pool payload).
     nr = size(extents[v], 2 * lanes, lanes) if v is not None else 1
@@ -165,6 +165,29 @@ def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo, peel: bool
         # a panel of its own, at 1 and 2 threads).
         mr = full
     return nr, mr, vecs
+
+
+def _accumulator_budget(cpu: CpuInfo) -> int:
+    """Vector registers a register block may keep as accumulators: 3/4 of them."""
+    return max(4, cpu.vector_registers * 3 // 4)
+
+
+def short_row_block(op: TileableOp, extents: list[int], cpu: CpuInfo) -> tuple[int, int] | None:
+    """(m, full) where a 16-register kernel of contraction `op` over
+    `extents` gets fewer rows than its accumulators take (_register_block:
+    32 rows in 4s, not 5 x 6 and 2): its row dim m and the rows `full` that
+    take them all; None elsewhere. Only full panels (no peeled panel or dot
+    column, whose loops would see the rows' dynamic count too), and m the
+    first dim of the op and of its output (the kernel's one-row tiles are
+    then tile_sizes [1] on every op of a row tile: RegisterKernel.last_block_rows)."""
+    if cpu.vector_registers > 16 or not is_multiply_accumulate(op):
+        return None
+    v, m = _vector_dims(op, extents)
+    if v is None or m != 0 or _output_dims(op)[:1] != [0]:
+        return None
+    nr, mr, vecs = _register_block(op, extents, cpu, peel=True)
+    full = max(1, _accumulator_budget(cpu) // vecs)
+    return (m, full) if mr < full and vecs == 2 and extents[v] % nr == 0 else None
 
 
 def _dot_tail(op: TileableOp, ext: list[int], v: int, m: int | None, nr: int, lanes: int, own_root: bool) -> bool:
@@ -845,6 +868,7 @@ def cpu_levels(payload: Payload, plan: Plan, cpu: CpuInfo) -> tuple[list[Registe
             k = register_kernel(payload, payload.ops[idx], extents, set(handled) - taken, cpu, looped,
                                 yielded_ops(nest), nest.loop_kind == "scf.forall", reuse.get(idx))
             if k is not None:
+                k = _with_last_block(payload, nest, k)
                 kernels.append(k)
                 taken |= k.ops
         short = _short_dims(payload, nest)
@@ -966,6 +990,16 @@ def _read_here_only_by(payload: Payload, op: TileableOp, reader: int, nest_ops: 
 def _zero(operand: Operand) -> str:
     t = operand.element_type
     return f"0.0 : {t}" if t.startswith(("f", "bf")) else f"0 : {t}"
+
+
+def _with_last_block(payload: Payload, nest: LoopNest, kernel: RegisterKernel) -> RegisterKernel:
+    """`kernel` with the rows of its nest's last row block, where the nest's row loop leaves a partial one
+    (RegisterKernel.last_block_rows): the nest's root is the kernel's (row_order.register_row_step)."""
+    domain = payload.ops[nest.root.index].domain
+    last = [(d, n % s) for d, (s, n) in enumerate(zip(nest.row_tiles, domain)) if s and n % s]
+    if not last or kernel.root != nest.root.index:
+        return kernel
+    return kernel.model_copy(update={"last_block_rows": last[0][1]})
 
 
 def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[int]], candidates: set[int],
