@@ -1,5 +1,5 @@
 """The real-model corpus (corpus/, exported by torch-mlir from torchvision,
-transformers and timm modules; see corpus/make_corpus.py) on every target:
+transformers and timm modules; see corpus/make_corpus.py) on three targets:
 `generate` -> `verify --inputs` with the inputs PyTorch ran on. The
 transformed payload must compute PyTorch's own saved outputs, every loop
 body must fit the budget as measured on the applied IR, and no op's work may
@@ -17,7 +17,10 @@ from schedgen.cli import main as schedgen
 from schedgen.model.target import PRESETS
 
 BLOCKS = sorted((ROOT / "corpus").glob("*.mlir"))
-TARGETS = ["npu-256k", "cpu-l1", "cpu-l2", "cpu-host"]
+# Not cpu-l2 (1 MiB, no CPU levels): cpu-host plans at that budget with its kernels, and test_all_modes runs
+# cpu-l2 on every bundled payload in every mode; its 13 blocks took 80 s of a clean clone's suite, over the
+# 15-minute limit on the 2-core AVX2 EPYC. benchmarks/real_models.py runs it on the corpus.
+TARGETS = ["npu-256k", "cpu-l1", "cpu-host"]
 
 
 def test_corpus_is_there():
