@@ -1,5 +1,5 @@
-"""Every bundled payload x target preset x fuse mode: generate -> apply ->
-verify. Many modes plan the same nests (fuse groups pin them); a schedule
+"""Every bundled payload on every target preset, in every fuse mode at the
+smallest: generate -> apply -> verify. Many modes plan the same nests (fuse groups pin them); a schedule
 whose transformed IR equals one already executed is not executed again --
 the same IR computes the same numbers -- but it is still applied, measured
 and counted."""
@@ -17,11 +17,17 @@ from schedgen.model.plan import FuseMode
 from schedgen.model.target import PRESETS
 
 
+# Every mode at the smallest budget, where the modes' nests differ most; the other presets in the default mode.
+# All twelve pairs took 155 s of a clean clone's suite, over the 15-minute limit on the 2-core AVX2 EPYC;
+# the fuzz property draws budgets and modes at random.
+MODES_AT = "cpu-l1"
+
+
 @pytest.mark.parametrize("payload", PAYLOADS, ids=lambda p: p.stem)
 def test_every_mode_and_preset_verifies(payload: Path, tmp_path: Path, verified):
     executed: dict[str, str] = {}
     for target in PRESETS:
-        for mode in FuseMode:
+        for mode in FuseMode if target == MODES_AT else [FuseMode.MAX_PRODUCERS]:
             schedule = tmp_path / f"{target}.{mode.value}.mlir"
             assert schedgen(["generate", str(payload), "--target", target, "--fuse-mode", mode.value,
                              "-o", str(schedule)]) == 0

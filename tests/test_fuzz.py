@@ -20,10 +20,10 @@ from random_payloads import FuzzConfig, RandomPayload, random_payloads, run_exam
 from schedule_mutations import CLEAN, MutationCase, run_mutation
 
 
-# 30 examples, as `make test` must stay under 15 minutes on 2 cores: 120 took 300 s of a 17.5-minute clean-clone
+# 24 examples, as `make test` must stay under 15 minutes on 2 cores: 120 took 300 s of a 17.5-minute clean-clone
 # run on the 2-core AVX2 EPYC (9.5 minutes in all on the AVX-512 one), 60 left 15.6, 40 (77 s) 15.4 once the suite
-# had grown. benchmarks/fuzz.py runs thousands.
-@settings(max_examples=30, derandomize=True, deadline=None, database=None,
+# had grown, and the VM's slow spells add a minute. benchmarks/fuzz.py runs thousands.
+@settings(max_examples=24, derandomize=True, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(random_payloads())
 def test_random_payloads_verify_or_are_refused(example: RandomPayload):
