@@ -16,7 +16,6 @@ from schedgen.ir.apply import apply_schedule
 from schedgen.model.plan import FuseMode
 from schedgen.model.target import PRESETS
 
-
 # Every mode at the smallest budget, where the modes' nests differ most; the other presets in the default mode.
 # All twelve pairs took 155 s of a clean clone's suite, over the 15-minute limit on the 2-core AVX2 EPYC;
 # the fuzz property draws budgets and modes at random.
