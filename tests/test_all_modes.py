@@ -1,8 +1,8 @@
 """Every bundled payload on every target preset, in every fuse mode at the
-smallest: generate -> apply -> verify. Many modes plan the same nests (fuse groups pin them); a schedule
-whose transformed IR equals one already executed is not executed again --
-the same IR computes the same numbers -- but it is still applied, measured
-and counted."""
+smallest (MODES_AT): generate -> apply -> verify. Many modes plan the same
+nests (fuse groups pin them); a schedule whose transformed IR equals one
+already executed is not executed again -- the same IR computes the same
+numbers -- but it is still applied, measured and counted."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from schedgen.model.target import PRESETS
 
 BLOCKS = sorted((ROOT / "corpus").glob("*.mlir"))
 # Not cpu-l2 (1 MiB, no CPU levels): cpu-host plans at that budget with its kernels, and test_all_modes runs
-# cpu-l2 on every bundled payload in every mode; its 13 blocks took 80 s of a clean clone's suite, over the
+# cpu-l2 on every bundled payload; its 13 blocks took 80 s of a clean clone's suite, over the
 # 15-minute limit on the 2-core AVX2 EPYC. benchmarks/real_models.py runs it on the corpus.
 TARGETS = ["npu-256k", "cpu-l1", "cpu-host"]
 # Blocks whose one-layer model in the corpus holds the same layer at the same shapes (vit_tiny, gpt2_1layer,

@@ -411,7 +411,7 @@ def test_row_blocks_are_whole_register_row_tiles_the_last_one_partial(tmp_path: 
 
 
 def _row_loop(op: ir.Operation) -> ir.Operation | None:
-    """The scf.for around `op` just outside its reduction loop (step 4: the kernel's K by 4)."""
+    """The nearest scf.for around `op` that is not a reduction loop (step 4: the kernel's K by 4)."""
     loop = enclosing_loop(op)
     while loop is not None and loop.name == "scf.for" and const_int(loop.operands[2]) == 4:
         loop = enclosing_loop(loop)

@@ -349,7 +349,7 @@ def _peeled_last(k: RegisterKernel, what: str, sizes: list[int]) -> int | None:
     nest's last row block is partial (RegisterKernel.last_block_rows), what that block leaves (0 too: the
     row loop's extent is dynamic, so its tiles are static only once peeled)."""
     if what == "rows" and k.last_block_rows is not None:
-        return k.last_block_rows % max(sizes)
+        return k.last_block_left
     return k.remainder(sizes)
 
 

@@ -279,6 +279,11 @@ class RegisterKernel(BaseModel):
     last_block_rows: int | None = None
 
     @property
+    def last_block_left(self) -> int | None:
+        """Rows the nest's partial last row block leaves after its whole row tiles (tiled by one row)."""
+        return None if self.last_block_rows is None else self.last_block_rows % max(self.row_sizes)
+
+    @property
     def copies_panel(self) -> bool:
         """Whether a copy (pad + allocation) fills the panel buffer: a panel transpose writes it itself."""
         return self.packed_operand is not None and self.panel_transpose is None
@@ -455,7 +460,7 @@ def _kernel_text(k: RegisterKernel) -> str:
               if (r := k.remainder(sizes))]
     if k.last_block_rows is not None:
         peeled.append(f"the rows of every row block, the last block's {k.last_block_rows} leaving "
-                      f"{k.last_block_rows % max(k.row_sizes)} one row at a time")
+                      f"{k.last_block_left} one row at a time")
     peeled_text = f" (peeled: {', '.join(peeled)})" if peeled else ""
     dot = f", its last column split off as dot products along the reduction ({k.dot_column.reduction_sizes[-1]} " \
         "lanes, summed across them after it)" if k.dot_column is not None else ""

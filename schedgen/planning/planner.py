@@ -580,8 +580,8 @@ class _Nest:
                                  {i: tiled.inner(i) for i in tiled.members}, self.cpu)
         if step is None:
             return sizes
-        key = ("d", order.rows[0])
-        n, now = self.root.domain[order.rows[0]], sizes.get(key, self.root.domain[order.rows[0]])
+        key, n = ("d", order.rows[0]), self.root.domain[order.rows[0]]
+        now = sizes.get(key, n)
         for rows in range(n // (MIN_FULL_ROW_TILES * step) * step, now // 2, -step):
             trial = {**sizes, key: rows}
             if self.fits(members, trial) and (o := self.row_order(members, trial)) is not None \
