@@ -306,6 +306,35 @@ def vit_ti16_model():
     return model, (torch.randn(1, 3, 224, 224),)
 
 
+
+def llama_model():
+    """A 1-layer LLaMA on token ids (hidden 128, 4 heads over 2 key/value heads, SiLU-gated MLP 352):
+    RMSNorm, rotary embeddings, grouped-query attention."""
+    from transformers import LlamaConfig, LlamaModel
+
+    _seeded(40)
+    config = LlamaConfig(vocab_size=1000, hidden_size=128, intermediate_size=352, num_hidden_layers=1,
+                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64,
+                         attn_implementation="eager")
+    model = _persistent(LlamaModel(config).eval())
+    ids = torch.randint(0, 1000, (1, 32), generator=torch.Generator().manual_seed(40))
+    return _Encoder(model), (ids,)
+
+
+def mobilenet_v3_model():
+    return _vision(41, lambda tv: tv.mobilenet_v3_small(), (1, 3, 224, 224))
+
+
+def resnet50_layer1():
+    """resnet50's first stage: three bottlenecks (1x1 64, 3x3 64, 1x1 256), the first with a 1x1
+    downsample."""
+    return _vision(42, lambda tv: tv.resnet50().layer1, (1, 64, 56, 56))
+
+
+def densenet_block():
+    """densenet121's first dense block: six layers, each bn-relu-1x1-bn-relu-3x3 and a concat."""
+    return _vision(43, lambda tv: tv.densenet121().features.denseblock1, (1, 64, 56, 56))
+
 CASES = [
     Case("resnet_block", "torchvision resnet BasicBlock(64, 64), 1x64x28x28", resnet_block),
     Case("resnet_down_block", "torchvision resnet18 layer2[0] (stride 2, 1x1 downsample), 1x64x28x28",
@@ -338,6 +367,14 @@ CASES = [
          whole_model=True),
     Case("vit_ti16", "timm ViT-Ti/16 (vit_tiny_patch16_224: 12 blocks, dim 192, 3 heads), 1x3x224x224",
          vit_ti16_model, whole_model=True),
+    Case("llama_1layer", "transformers LlamaModel, 1 layer, hidden 128, 4 heads / 2 kv heads, 32 token ids",
+         llama_model, whole_model=True),
+    Case("mobilenet_v3_small", "torchvision mobilenet_v3_small (hardswish, squeeze-excite), 1x3x224x224",
+         mobilenet_v3_model, whole_model=True),
+    Case("resnet50_layer1", "torchvision resnet50 layer1 (three bottlenecks), 1x64x56x56", resnet50_layer1,
+         whole_model=True),
+    Case("densenet_block", "torchvision densenet121 denseblock1 (six layers, concat), 1x64x56x56",
+         densenet_block, whole_model=True),
 ]
 
 

@@ -118,13 +118,15 @@ def _lanes_interchange(op: TileableOp, v: int, m: int | None) -> list[int]:
 
 
 def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo, peel: bool = False,
-                    own_root: bool = False) -> tuple[int, int, int]:
+                    own_root: bool = False, many_rows: bool = True) -> tuple[int, int, int]:
     """(nr, mr, vectors per row) of a contraction's block of accumulators:
     nr two vectors along v, mr rows along m, 3/4 of the vector registers in
     all (the rest hold the broadcast and the loaded vectors). Divisors of
     the extents, unless `peel` (a register kernel, whose schedule peels the
     remainders). `own_root`: the kernel computes nothing in its tiles, so a
-    last panel of one column can be dot products (_with_dot_column)."""
+    last panel of one column can be dot products (_with_dot_column).
+    `many_rows`: MANY_ROW_TILES full row tiles take all the accumulators and
+    a remainder tile (short_row_block asks without: it resizes the rows)."""
     size = _block_size if peel else _largest_divisor
     lanes = cpu.lanes(_element_bytes(op))
     v, m = _vector_dims(op, extents)
@@ -153,12 +155,19 @@ def _register_block(op: TileableOp, extents: list[int], cpu: CpuInfo, peel: bool
     full = max(1, budget // vecs)
     mr = size(extents[m], full) if m is not None else 1
     if peel and m is not None and cpu.vector_registers <= 16 and vecs == 2 and mr < full \
-            and extents[m] >= MIN_FULL_ROW_TILES * full and 3 * (extents[m] % full) >= 2 * full \
+            and extents[m] >= MIN_FULL_ROW_TILES * full \
+            and (3 * (extents[m] % full) >= 2 * full
+                 or many_rows and extents[m] >= MANY_ROW_TILES * full and 3 * mr <= 2 * full) \
             and not dot_tail:
         # 16 registers (AVX2), two-vector panels: rows for all 12 accumulators and a peeled remainder, where
         # a divisor gave fewer (64 rows: 4). 8 accumulators are just the FMAs in flight (2 pipes x 4 cycles),
         # so a late load stalls them all: resnet_block 14% faster at 1 and 2 threads, 1024³ 3.5%, resnet18 3-6%.
         # Only where the remainder keeps 2/3 of the rows: 32 = 5 x 6 + 2 made GPT-2's 32 tokens 7% slower.
+        # Or where the rows hold MANY_ROW_TILES full tiles, so the remainder is a small share, and the divisor
+        # left at most 2/3 of the accumulators: 128 output channels in 21 x 6 and 2, not 32 x 4 (AVX2: a 1x1
+        # NCHW convolution 256 -> 128 onto 56x56 1.09x faster on 1 thread, 1.2x on 2; an im2col 3x3 one
+        # 128 -> 128 onto 28x28 1.06-1.12x, 1.02x). 200 rows keep 40 x 5: as 33 x 6 and 2, regnet_x_400mf's
+        # grouped convolutions made the model 6-8% slower on 1 thread.
         # Not before a dot column, which needs rows that divide (1000x169x512: 0.93 of numpy's speed with
         # 6 rows and a peeled 9-wide panel, 1.0 with 5 and the column; resnet18's 7x7 layer 4, 512x49x4608 in
         # 256-row tiles: 9-15% faster with 4 rows and the column than with 6, a remainder of 4 and the column
@@ -175,8 +184,10 @@ def _accumulator_budget(cpu: CpuInfo) -> int:
 def short_row_block(op: TileableOp, extents: list[int], cpu: CpuInfo) -> tuple[int, int] | None:
     """(m, full) where a 16-register kernel of contraction `op` over
     `extents` gets fewer rows than its accumulators take (_register_block:
-    32 rows in 4s, not 5 x 6 and 2): its row dim m and the rows `full` that
-    take them all; None elsewhere. Only full panels (no peeled panel or dot
+    32 rows in 4s, not 5 x 6 and 2; 128 in 4s too, as a row block can be
+    126 rows of whole tiles where fixed rows take 21 x 6 and a remainder):
+    its row dim m and the rows `full` that take them all; None elsewhere.
+    Only full panels (no peeled panel or dot
     column, whose loops would see the rows' dynamic count too), and m the
     first dim of the op and of its output (the kernel's one-row tiles are
     then tile_sizes [1] on every op of a row tile: RegisterKernel.last_block_rows)."""
@@ -185,7 +196,7 @@ def short_row_block(op: TileableOp, extents: list[int], cpu: CpuInfo) -> tuple[i
     v, m = _vector_dims(op, extents)
     if v is None or m != 0 or _output_dims(op)[:1] != [0]:
         return None
-    nr, mr, vecs = _register_block(op, extents, cpu, peel=True)
+    nr, mr, vecs = _register_block(op, extents, cpu, peel=True, many_rows=False)
     full = max(1, _accumulator_budget(cpu) // vecs)
     return (m, full) if mr < full and vecs == 2 and extents[v] % nr == 0 else None
 
@@ -224,6 +235,8 @@ def _block_size(n: int, limit: int, multiple: int = 1) -> int:
 # Full row tiles a 16-register kernel needs before it takes all its accumulators and peels the rows'
 # remainder (_register_block), so that the remainder's tile is a small share of the rows.
 MIN_FULL_ROW_TILES = 4
+# Full row tiles past which a remainder tile of any size is worth the accumulators all the others gain.
+MANY_ROW_TILES = 8
 
 # Rows of a forall tile below which a register kernel has too few rows to
 # hide the FMA latency (one row: 2 accumulators, 2% of peak at 197 rows).
