@@ -5,6 +5,7 @@ outside them -- instead of searching printed IR for substrings."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from mlir import ir
@@ -35,6 +36,14 @@ def enclosing_loop(op: ir.Operation) -> ir.Operation | None:
     while p is not None and p.name not in LOOPS:
         p = p.parent
     return p
+
+
+def enclosing_loop_where(op: ir.Operation, keep: Callable[[ir.Operation], bool]) -> ir.Operation | None:
+    """The innermost loop (LOOPS) around `op` that `keep` takes, or None."""
+    loop = enclosing_loop(op)
+    while loop is not None and not keep(loop):
+        loop = enclosing_loop(loop)
+    return loop
 
 
 def counts(module: ir.Module | str) -> Counter:

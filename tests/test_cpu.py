@@ -21,6 +21,7 @@ from ir_helpers import (
     counts,
     dialect_ops,
     enclosing_loop,
+    enclosing_loop_where,
     matmul_text,
     nchw_conv_text,
     ops,
@@ -320,10 +321,7 @@ def test_many_rows_of_a_16_register_kernel_take_every_accumulator_and_peel_the_r
 
 def _loop_of_step(op: ir.Operation, step: int) -> ir.Operation | None:
     """The nearest scf.for around `op` that steps by `step`."""
-    loop = enclosing_loop(op)
-    while loop is not None and not (loop.name == "scf.for" and const_int(loop.operands[2]) == step):
-        loop = enclosing_loop(loop)
-    return loop
+    return enclosing_loop_where(op, lambda loop: loop.name == "scf.for" and const_int(loop.operands[2]) == step)
 
 
 def test_a_strided_nchw_convolution_becomes_an_im2col_copy_and_a_matmul_kernel(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import AVX2, assert_runs_as_untransformed
-from ir_helpers import enclosing_loop, matmul_text, ops, parse
+from ir_helpers import enclosing_loop, enclosing_loop_where, matmul_text, ops, parse
 from mlir import ir
 
 from schedgen.analysis.measure import const_int
@@ -412,7 +412,4 @@ def test_row_blocks_are_whole_register_row_tiles_the_last_one_partial(tmp_path: 
 
 def _row_loop(op: ir.Operation) -> ir.Operation | None:
     """The nearest scf.for around `op` that is not a reduction loop (step 4: the kernel's K by 4)."""
-    loop = enclosing_loop(op)
-    while loop is not None and loop.name == "scf.for" and const_int(loop.operands[2]) == 4:
-        loop = enclosing_loop(loop)
-    return loop
+    return enclosing_loop_where(op, lambda loop: not (loop.name == "scf.for" and const_int(loop.operands[2]) == 4))
