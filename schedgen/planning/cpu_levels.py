@@ -235,7 +235,8 @@ def _block_size(n: int, limit: int, multiple: int = 1) -> int:
 # Full row tiles a 16-register kernel needs before it takes all its accumulators and peels the rows'
 # remainder (_register_block), so that the remainder's tile is a small share of the rows.
 MIN_FULL_ROW_TILES = 4
-# Full row tiles past which a remainder tile of any size is worth the accumulators all the others gain.
+# Full row tiles past which a remainder tile of any size is worth the accumulators all the others gain,
+# where a divisor left at most 2/3 of them (_register_block).
 MANY_ROW_TILES = 8
 
 # Rows of a forall tile below which a register kernel has too few rows to
