@@ -844,7 +844,9 @@ def test_only_nests_worth_it_run_in_parallel(tmp_path: Path) -> None:
     small = plan(small_model, TARGET)
     assert small.nests and not small.parallel_nests
     schedule_text = render(small)
-    assert "schedgen.parallel\"" not in schedule_text.replace("attributes {schedgen.parallel}", "")
+    # (the copies bufferization adds outside the nests are chunked across the cores apart: %tc_loop)
+    assert "schedgen.parallel\"" not in schedule_text.replace("attributes {schedgen.parallel}", "") \
+        .replace('%tc_loop "schedgen.parallel"', "")
     assert plan(small_model, ALL_PARALLEL).parallel_nests
     # On the async runtime (no OpenMP runtime found) a region costs 0.05-0.15 ms: layernorm stays on one core.
     asynchronous = TARGET.model_copy(update={"cpu": TARGET.cpu.model_copy(update={"parallel_min_ms": ASYNC_PARALLEL_MIN_MS})})

@@ -345,6 +345,9 @@ class Plan(BaseModel):
     inner: list[InnerTiling] = []
     kernels: list[RegisterKernel] = []  # contractions at register level; their ops are not in `inner`
     parallel_nests: list[int] = []  # ids of the nests whose scf.forall runs on all cores (scf.parallel)
+    # CPU targets: elements per chunk of the copies bufferization adds outside every nest, which run on all
+    # cores (0: sequential; schedgen.planning.cpu_levels.copy_chunk)
+    copy_chunk: int = 0
     normalize: list[str] = []  # schedgen.ir.normalize steps the schedule runs before it matches ops
     img2col_convs: list[str] = []  # operand types of the convolutions its img2col step converts
     transpose_b_matmuls: list[str] = []  # operand types of the matmuls its transpose_b step rewrites
@@ -365,6 +368,9 @@ def format_table(plan: Plan) -> str:
              *([f"normalized first: {', '.join(plan.normalize)}"
                 + (f" ({plan.slice_rounds} rounds: only the slices read are computed)" if plan.slice_rounds else "")]
                if plan.normalize else []),
+             *([f"cpu: the copies of concat operands not computed in place (bufferization's, outside every nest) "
+                f"run on all cores in chunks of {plan.copy_chunk} elements where contiguous"]
+               if plan.copy_chunk and "decompose_concat" in plan.normalize else []),
              f"{'nest':<5} {'root':<34} {'tile sizes':<22} {'loops':<11} {'footprint / budget':<22} fused ops"]
     for n in plan.nests:
         fused = ", ".join(f"op{p.index}" for p in n.producers) or "-"

@@ -838,6 +838,20 @@ def streaming_ms(traffic_bytes: int) -> float:
     return traffic_bytes / 1e9 / _CORE_GBYTES_PER_S * 1e3
 
 
+def copy_chunk(cpu: CpuInfo) -> int:
+    """Elements (of 4 bytes) per chunk of a whole-tensor copy that
+    bufferization adds outside every nest (a concat's operand it cannot
+    compute in place: DenseNet copies every earlier layer's output into each
+    layer's input, 2.4 ms of its block's 28 on two threads), run on all
+    cores: a chunk is what one core copies (reads and writes) in
+    parallel_min_ms, so a copy of one chunk or less stays sequential. 0 on
+    one core."""
+    if cpu.cores == 1:
+        return 0
+    chunk = int(cpu.parallel_min_ms * 1e-3 * _CORE_GBYTES_PER_S * 1e9 / 8)
+    return max(1024, chunk // 1024 * 1024)
+
+
 def worth_cores(payload: Payload, ops: list[int], traffic_bytes: int, cpu: CpuInfo) -> bool:
     """Whether a nest of these ops, moving these bytes, takes one core long
     enough to be worth a parallel loop (parallel_min_ms)."""

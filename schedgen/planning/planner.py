@@ -87,6 +87,7 @@ from schedgen.planning.cpu_levels import (
     MIN_FULL_ROW_TILES,
     bound_by_flops,
     contraction_gflops,
+    copy_chunk,
     cpu_levels,
     k_chunk_floor,
     outer_grain,
@@ -896,6 +897,7 @@ def _plan(payload: Payload, target: Target, mode: FuseMode, footprint_mode: str,
     if target.cpu is not None:
         result.kernels, result.inner = cpu_levels(payload, result, target.cpu)
         result.parallel_nests = parallel_nests(payload, result, target.cpu)
+        result.copy_chunk = copy_chunk(target.cpu)
     return result
 
 
