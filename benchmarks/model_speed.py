@@ -15,7 +15,7 @@ median over rounds; a measurement during which other processes used the
 CPU is taken again (benchmarks/idle.py), and one that never ran alone is
 marked `~`. Prints ms, GFLOP/s (the payload's linalg ops), % of the peak
 `schedgen peak` measured, and each peer's time over schedgen's (above 1:
-schedgen is faster).
+schedgen is faster), then each round's ratio of the two measured in it.
 """
 
 from __future__ import annotations
@@ -151,6 +151,24 @@ def _table(entries: list[Entry], got: dict, threads: list[int], peak: float | No
             print(f"{e.name:<18} {t:>3} {mark + f'{ours * 1e3:.2f}':>12} {flop / ours / 1e9:>8.1f} {pct:>7} "
                   + " ".join(cells) + f" {raw_cell:>17}")
     print("ratio: the peer's time over schedgen's (above 1: schedgen is faster).")
+    _paired(entries, got, threads)
+
+
+def _paired(entries: list[Entry], got: dict, threads: list[int]) -> None:
+    """Each round's ratio, the peer's time over schedgen's in that round: the
+    VM's speed drifts between rounds (10-20% on the 2-core EPYC), and a pair
+    measured seconds apart shares more of its state than two medians do."""
+    print("paired ratios, round by round (median):")
+    for e in entries:
+        for t in threads:
+            ours = got[(e.name, t, "schedgen")]
+            cells = []
+            for p in PEERS:
+                pairs = [b / a for (a, _), (b, _) in zip(ours, got.get((e.name, t, p), []))
+                         if isinstance(a, float) and isinstance(b, float)]
+                if pairs:
+                    cells.append(f"{p} " + " ".join(f"{x:.2f}" for x in pairs) + f" ({statistics.median(pairs):.2f})")
+            print(f"  {e.name:<18} {t:>3}  " + "; ".join(cells))
 
 
 if __name__ == "__main__":
