@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 from conftest import AVX2
-from ir_helpers import applied_and_compared, ops, parse
+from ir_helpers import applied_and_compared, enclosing_loop, ops, parse
+from mlir import ir
 
 from schedgen.ir.load import load_payload
 from schedgen.model.plan import format_table
@@ -48,9 +49,8 @@ func.func @dense(%x: tensor<1x32x28x28xf32>) -> (tensor<1x64x28x28xf32>, tensor<
 
 
 def _top_level(module, name: str) -> list:
-    """The `name` ops directly in the function's body (outside every loop)."""
-    return [op for op in ops(module) if op.name == name and op.parent is not None
-            and op.parent.name == "func.func"]
+    """The `name` ops outside every loop."""
+    return [op for op in ops(module) if op.name == name and enclosing_loop(op) is None]
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -79,8 +79,8 @@ def test_copies_outside_the_nests_run_on_all_cores_in_chunks(threads: int, tmp_p
 
 def _trips(loop) -> int | None:
     """The trip count of a one-dim scf.parallel with constant bounds (None otherwise)."""
-    lower, upper, step = (operand.owner for operand in loop.operands[:3])
-    if any(o.name != "arith.constant" for o in (lower, upper, step)):
+    bounds = [operand.owner for operand in loop.operands[:3]]
+    if any(o.name != "arith.constant" for o in bounds):
         return None
-    lo, up, st = (int(str(o.attributes["value"]).split(":")[0]) for o in (lower, upper, step))
+    lo, up, st = (ir.IntegerAttr(o.attributes["value"]).value for o in bounds)
     return -(-(up - lo) // st)
