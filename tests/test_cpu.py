@@ -151,14 +151,14 @@ def test_matmul_is_a_register_kernel_with_a_packed_panel_and_no_tile_buffers(tmp
     schedule.write_text(render(p))
     text = apply_schedule(payload, schedule)
     allocs = re.findall(r"memref\.(alloca?)\(\) (\{alignment = 64 : i64\} )?: memref<([0-9x]+)xf32>", text)
-    # the result, B's column block packed once per forall tile (its row blocks walk in an scf.for inside:
-    # rows_in_order), and the K x nr panel each panel is copied through (cache-line aligned); the fill and the
-    # matmul tile never reach memory: the epilogue runs on the accumulators
+    # the result and B's column block packed once per forall tile (its row blocks walk in an scf.for inside:
+    # rows_in_order), cache-line aligned, each panel copied straight into it (no K x nr buffer in between);
+    # the fill and the matmul tile never reach memory: the epilogue runs on the accumulators
     (nest,) = p.nests
     panels = nest.tile_sizes[1] // nr
     aligned = "{alignment = 64 : i64} "
-    assert nest.row_tiles and allocs == [("alloc", aligned, "1024x1024"), ("alloc", aligned, f"{panels}x1024x{nr}"),
-                                         ("alloc", aligned, f"1024x{nr}")], allocs
+    assert nest.row_tiles and allocs == [("alloc", aligned, "1024x1024"), ("alloc", aligned, f"{panels}x1024x{nr}")], \
+        allocs
     assert "memref.copy" not in text
 
 

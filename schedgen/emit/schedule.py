@@ -291,6 +291,7 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "merge_before": c_final,
         "copy_sizes": k.copy_sizes, "copy_loops": [f"{base}_cl{d}" for d, s in enumerate(k.copy_sizes) if s],
         "hoist_loops": _panel_hoist(k, nest, len(panel_loops)),
+        "pack": _pack_view(k, number, _panel_hoist(k, nest, len(panel_loops))),
         "peels": _kernel_peels(k, red_loops, row_loops[:-1] + [row_loop], row_sizes, panel_loop),
         "parts": _peeled_parts(k, nest, base, row_sizes),
     }
@@ -315,6 +316,21 @@ def _peeled_parts(k: RegisterKernel, nest: LoopNest | None, base: str, row_sizes
                       "red_loops": red_loops, "width": k.panel_sizes[dim] if part == "main" else k.remainder(k.panel_sizes),
                       "peels": _kernel_peels(k, red_loops, row_loops, row_sizes, None)})
     return parts
+
+
+def _pack_view(k: RegisterKernel, number: int, hoist: int) -> dict | None:
+    """The packing loop of a hoisted panel copy, as the CPU lowering takes it up after bufferization: its
+    mark, the tiling of its copy (RegisterKernel.pack_step rows) and the panels unrolled and jammed into
+    each step."""
+    # a column block of one panel: its packing loop of one trip folds away, with the mark
+    panels = [e // s for s, e in zip(k.panel_sizes, k.panel_extents) if s]
+    if not hoist or k.peel_first or len(k.pack_step) != 2 or panels[-1] < 2:
+        return None
+    rows, jam = k.pack_step
+    sizes = list(k.copy_sizes)
+    if len(sizes) >= 2:
+        sizes[-2] = rows
+    return {"id": number, "rows": rows, "jam": jam, "sizes": sizes}
 
 
 def _panel_hoist(k: RegisterKernel, nest: LoopNest | None, panel_loops: int) -> int:
@@ -431,5 +447,6 @@ def _render(plan: Plan) -> str:
                            has_packs=any(o.name in ("linalg.pack", "linalg.unpack") for o in plan.ops)
                            or any(t.channel_block for t in plan.inner),
                            unrolled_pixels=any(t.unroll > 1 for t in plan.inner),
+                           panel_packs=[k["pack"] for k in kernels if k.get("pack")],
                            vectorize=not any(o.result_type.endswith("bf16>") for o in plan.ops),
                            nests=[_nest_view(plan, n, kernels) for n in plan.nests])

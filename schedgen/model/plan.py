@@ -254,6 +254,9 @@ class RegisterKernel(BaseModel):
     pad_dims: list[int] = []  # contraction dims spanned by that copy's padding op (its reductions)
     padding_values: list[str] = []  # one zero per contraction operand, typed
     copy_sizes: list[int] = []  # tiling of the copy (a few rows at a time)
+    # [rows, panels] one step of the copy moves where it is hoisted out of the row loop into one packing
+    # loop per column block (cpu_levels.pack_step)
+    pack_step: list[int] = []
     accumulators: int  # vector registers the row tile keeps live
     scalar: str | None = None  # why the vectorizer leaves the kernel scalar (cpu_levels.scalar_reason)
     dot_column: DotColumn | None = None  # a last column split off the panels

@@ -1200,8 +1200,26 @@ def _with_panel_copy(op: TileableOp, kernel: RegisterKernel, ext: list[int], v: 
     copy[-1] = 0
     if len(tile) >= 2:
         copy[-2] = _largest_divisor(tile[-2], 8)
+    step = pack_step(tile[-2] if len(tile) >= 2 else 1, max(1, ext[v] // nr))
     return kernel.model_copy(update={"packed_operand": packed, "pad_dims": op.reduction_dims(), "peel_first": peeled,
-                                     "copy_sizes": copy, "padding_values": [_zero(o) for o in op.operands]})
+                                     "copy_sizes": copy, "pack_step": step,
+                                     "padding_values": [_zero(o) for o in op.operands]})
+
+
+# Panel rows one step of a packing copy moves. 8 rows of 7 of the 49 panels of a 1x1 convolution's pixels
+# (128x3136x224 as a matmul, AVX2, 1 thread): 1.14-1.20x faster than panel by panel; 1 row of all 49: 1.14x.
+PACK_STEP_ROWS = 64
+
+
+def pack_step(rows: int, panels: int) -> list[int]:
+    """[rows, panels] that one step of a column block's packing copy moves (hoisted out of the row and
+    panel loops): a divisor of the panels' height up to 8 and a divisor of their count, as many panel
+    rows as PACK_STEP_ROWS holds, then the most panels. So the copy reads that many panels' widths
+    contiguous from each row of the operand; panel by panel it read one panel's width from every row
+    (rows 12.5 KB apart for 3136 pixels), which the hardware prefetcher does not follow."""
+    steps = [(r, j) for r in divisors(rows) if r <= 8 for j in divisors(panels) if r * j <= PACK_STEP_ROWS]
+    r, j = max(steps, key=lambda rj: (rj[0] * rj[1], rj[1]))
+    return [r, j]
 
 
 def _last_panel(n: int, nr: int, lanes: int) -> int | None:
