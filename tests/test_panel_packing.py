@@ -49,6 +49,24 @@ def _buffer(value: ir.Value) -> ir.Operation | None:
     return owner.operation if isinstance(owner, ir.OpView) else None
 
 
+def _packing(transformed: str, shape: list[int]) -> tuple[int | None, int | None, int, list[ir.Operation]]:
+    """In the one parallel loop: the step of the loop that writes the packed buffer of `shape`, that of the
+    panel loop around it (None: unrolled whole), the vector reads per step, and the buffers allocated."""
+    module = parse(transformed)  # kept alive while its ops are read
+    (par,) = [op for op in ops(module) if op.name == "scf.parallel"]
+    allocs = [op for op in ops(par) if op.name == "memref.alloc"]
+    (packed,) = [a for a in allocs if list(ir.MemRefType(a.results[0].type).shape) == shape]
+    writes = [op for op in ops(par) if op.name == "vector.transfer_write" and _buffer(op.operands[1]) == packed]
+    (step,) = {enclosing_loop(w) for w in writes}  # one loop writes the packed buffer
+    reads = [op for op in ops(step) if op.name == "vector.transfer_read"]
+    assert len(writes) == len(reads) and all(_buffer(r.operands[0]) is None for r in reads), "from B, an argument"
+    assert all(ir.VectorType(w.operands[0].type).shape == [16] for w in writes)
+    assert not [op for op in ops(step) if op.name in ("memref.load", "memref.store", "linalg.copy")]
+    panel_loop = enclosing_loop(step)
+    return (_loop_step(step), _loop_step(panel_loop) if panel_loop != par else None, len(reads),
+            [list(ir.MemRefType(a.results[0].type).shape) for a in allocs])
+
+
 @pytest.mark.parametrize("k", [224, 222])
 def test_the_packing_loop_copies_rows_of_several_panels_into_the_packed_buffer(k: int, tmp_path: Path) -> None:
     """128x1568xK on AVX2: two column blocks of 49 panels of 16, rows by 64. The packed block is the only
@@ -66,22 +84,26 @@ def test_the_packing_loop_copies_rows_of_several_panels_into_the_packed_buffer(k
     schedule = tmp_path / "mm.schedule.mlir"
     schedule.write_text(render(p))
     transformed = apply_schedule(path, schedule)
-    module = parse(transformed)  # kept alive while its ops are read
-    (par,) = [op for op in ops(module) if op.name == "scf.parallel"]
-    allocs = [op for op in ops(par) if op.name == "memref.alloc"]
-    assert [list(ir.MemRefType(a.results[0].type).shape) for a in allocs] == [[49, k, 16]]
-    (packed,) = allocs
-    writes = [op for op in ops(par) if op.name == "vector.transfer_write" and _buffer(op.operands[1]) == packed]
-    steps = {enclosing_loop(w) for w in writes}
-    assert len(steps) == 1, "one loop writes the packed buffer"
-    (step,) = steps
-    assert _loop_step(step) == rows
-    panel_loop = enclosing_loop(step)
-    # the panel loop is unrolled and jammed jam panels at a time (or gone: all 49 in one step)
-    assert (_loop_step(panel_loop) if panel_loop != par else 784) == jam * 16
-    reads = [op for op in ops(step) if op.name == "vector.transfer_read"]
-    assert len(writes) == len(reads) == rows * jam
-    assert all(_buffer(r.operands[0]) is None for r in reads), "B, the function's argument"
-    assert all(ir.VectorType(w.operands[0].type).shape == [16] for w in writes)
-    assert not [op for op in ops(par) if op.name in ("memref.load", "memref.store", "linalg.copy")]
+    step, panel_step, reads, allocs = _packing(transformed, [49, k, 16])
+    assert allocs == [[49, k, 16]], "no buffer per panel"
+    # the panel loop is unrolled and jammed jam panels at a time (or whole: all 49 in one step)
+    assert (step, panel_step or 784, reads) == (rows, jam * 16, rows * jam)
+    assert_runs_as_untransformed(path, transformed)
+
+
+def test_the_full_panels_before_a_narrower_one_are_packed_so_too(tmp_path: Path) -> None:
+    """AVX2 at 256 KiB, 200x120x512 (as in test_row_order): 40-column blocks, two panels of 16 and one of
+    8; the panel loop is peeled before the copy. The two full panels are packed as above, 8 rows of both
+    per step; the last one has a buffer of its own, and the numbers match."""
+    path = tmp_path / "mm.mlir"
+    path.write_text(matmul_text(200, 120, 512))
+    p = plan(load_payload(path, cpu=True), AVX2.model_copy(update={"memory_bytes": 1 << 18}))
+    (kernel,) = p.kernels
+    assert kernel.peel_first and kernel.pack_step == [8, 2], kernel
+    schedule = tmp_path / "mm.schedule.mlir"
+    schedule.write_text(render(p))
+    transformed = apply_schedule(path, schedule)
+    step, panel_step, reads, allocs = _packing(transformed, [2, 512, 16])
+    assert (step, panel_step, reads) == (8, None, 16)
+    assert sorted(allocs) == [[2, 512, 16], [512, 8]], allocs
     assert_runs_as_untransformed(path, transformed)

@@ -291,16 +291,18 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "merge_before": c_final,
         "copy_sizes": k.copy_sizes, "copy_loops": [f"{base}_cl{d}" for d, s in enumerate(k.copy_sizes) if s],
         "hoist_loops": _panel_hoist(k, nest, len(panel_loops)),
-        "pack": _pack_view(k, number, _panel_hoist(k, nest, len(panel_loops))),
+        "pack": None if k.peel_first else _pack_view(k, number, _panel_hoist(k, nest, len(panel_loops))),
         "peels": _kernel_peels(k, red_loops, row_loops[:-1] + [row_loop], row_sizes, panel_loop),
-        "parts": _peeled_parts(k, nest, base, row_sizes),
+        "parts": _peeled_parts(k, nest, base, row_sizes, number),
     }
 
 
-def _peeled_parts(k: RegisterKernel, nest: LoopNest | None, base: str, row_sizes: list[int]) -> list[dict]:
+def _peeled_parts(k: RegisterKernel, nest: LoopNest | None, base: str, row_sizes: list[int],
+                  number: int) -> list[dict]:
     """A kernel whose panel loop is peeled before the copy (RegisterKernel.peel_first): per part, the full
     panels and the last one, its handle names, the loops its copy is hoisted out of (the panel loop, unless
-    one trip is left of it, then the row loops), and its row and reduction loops and their peels."""
+    one trip is left of it, then the row loops) and the packing loop that makes (_pack_view: where it keeps
+    its panel loop), and its row and reduction loops and their peels."""
     if not k.peel_first or not k.copies_panel or nest is None or not nest.row_tiles:
         return []
     dim = next(d for d, s in enumerate(k.panel_sizes) if s)
@@ -311,8 +313,10 @@ def _peeled_parts(k: RegisterKernel, nest: LoopNest | None, base: str, row_sizes
         name = f"{base}_{part}"
         row_loops = [f"{name}_rl{d}" for d, s in enumerate(row_sizes) if s]
         red_loops = [f"{name}_kl{d}" for d, s in enumerate(k.reduction_sizes) if s]
+        hoist = rows + (panels > 1)
         parts.append({"name": name, "part": part, "loop": f"{base}_p{part}", "panels": panels,
-                      "hoist": rows + (panels > 1), "row_loops": row_loops,
+                      "hoist": hoist, "row_loops": row_loops,
+                      "pack": _pack_view(k, number, hoist) if panels > 1 else None,
                       "red_loops": red_loops, "width": k.panel_sizes[dim] if part == "main" else k.remainder(k.panel_sizes),
                       "peels": _kernel_peels(k, red_loops, row_loops, row_sizes, None)})
     return parts
@@ -324,7 +328,7 @@ def _pack_view(k: RegisterKernel, number: int, hoist: int) -> dict | None:
     each step."""
     # a column block of one panel: its packing loop of one trip folds away, with the mark
     panels = [e // s for s, e in zip(k.panel_sizes, k.panel_extents) if s]
-    if not hoist or k.peel_first or len(k.pack_step) != 2 or panels[-1] < 2:
+    if not hoist or len(k.pack_step) != 2 or panels[-1] < 2:
         return None
     rows, jam = k.pack_step
     sizes = list(k.copy_sizes)
@@ -447,6 +451,6 @@ def _render(plan: Plan) -> str:
                            has_packs=any(o.name in ("linalg.pack", "linalg.unpack") for o in plan.ops)
                            or any(t.channel_block for t in plan.inner),
                            unrolled_pixels=any(t.unroll > 1 for t in plan.inner),
-                           panel_packs=[k["pack"] for k in kernels if k.get("pack")],
+                           panel_packs=[p["pack"] for k in kernels for p in [k, *k["parts"]] if p["pack"]],
                            vectorize=not any(o.result_type.endswith("bf16>") for o in plan.ops),
                            nests=[_nest_view(plan, n, kernels) for n in plan.nests])
