@@ -260,6 +260,7 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
     red_loops = [f"{base}_kl{d}" for d, s in enumerate(k.reduction_sizes) if s]
     row_steps, row_loop = _fusion_steps([(c_final if i == k.contraction else f"{var[i]}_p", var[i]) for i in fused],
                                  row_loops[-1], "r")
+    hoist = _panel_hoist(k, nest, len(panel_loops))
     return {
         "dot": _dot_view(k, base, row_sizes, var[k.root]), "panel_source": f"{base}_main" if k.dot_column else var[k.root],
         "base": base, "root_label": f"op{k.root} {root_op.name}", "c_label": f"op{k.contraction} {c_op.name}",
@@ -290,8 +291,8 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
         "merge_slices": k.copies_panel and not c_is_root and bool(k.remainder(k.panel_sizes)),
         "merge_before": c_final,
         "copy_sizes": k.copy_sizes, "copy_loops": [f"{base}_cl{d}" for d, s in enumerate(k.copy_sizes) if s],
-        "hoist_loops": _panel_hoist(k, nest, len(panel_loops)),
-        "pack": None if k.peel_first else _pack_view(k, number, _panel_hoist(k, nest, len(panel_loops))),
+        "hoist_loops": hoist,
+        "pack": None if k.peel_first else _pack_view(k, number, hoist),
         "peels": _kernel_peels(k, red_loops, row_loops[:-1] + [row_loop], row_sizes, panel_loop),
         "parts": _peeled_parts(k, nest, base, row_sizes, number),
     }
