@@ -240,8 +240,7 @@ def _kernel_view(plan: Plan, k: RegisterKernel, number: int) -> dict:
     template only writes them out."""
     base = f"k{number}"
     nest = next((n for n in plan.nests if k.root in {o.index for o in n.ops}), None)
-    c_op = plan.ops[k.contraction]
-    root_op = plan.ops[k.root]
+    c_op, root_op = plan.ops[k.contraction], plan.ops[k.root]
     var = {i: f"{base}_op{i}" for i in k.ops}
     c_is_root = k.root == k.contraction
     # ops fused into each level, nearest the root first (producers before their own producers)
