@@ -49,7 +49,7 @@ def _buffer(value: ir.Value) -> ir.Operation | None:
     return owner.operation if isinstance(owner, ir.OpView) else None
 
 
-def _packing(transformed: str, shape: list[int]) -> tuple[int | None, int | None, int, list[ir.Operation]]:
+def _packing(transformed: str, shape: list[int]) -> tuple[int | None, int | None, int, list[list[int]]]:
     """In the one parallel loop: the step of the loop that writes the packed buffer of `shape`, that of the
     panel loop around it (None: unrolled whole), the vector reads per step, and the buffers allocated."""
     module = parse(transformed)  # kept alive while its ops are read
