@@ -1,6 +1,7 @@
-"""Convolution cost against shape: ResNet-18's NCHW convolutions, one by
-one, schedgen's cpu-host schedule next to PyTorch eager, interleaved in one
-run (the convolution-kernel half of issue 16's "80% of peak").
+"""Convolution cost against shape: ResNet-18's NCHW convolutions and two of
+ResNet-50's 1x1 ones, one by one, schedgen's cpu-host schedule next to
+PyTorch eager, interleaved in one run (the convolution-kernel half of
+issue 16's "80% of peak").
 
     .venv/bin/python benchmarks/conv_sizes.py [--threads 1 2] [--rounds 3] [--shapes stem l4 ...]
 
@@ -53,6 +54,10 @@ SHAPES = {
     "l3_down": (128, 30, 256, 3, 2, 14),
     "l4": (512, 9, 512, 3, 1, 7),
     "l4_down": (256, 16, 512, 3, 2, 7),
+    # resnet50's 1x1 convolutions 256 -> 64 (layer1): onto 56x56 and onto the 64x64 of a 256x256 image, whose
+    # input rows (channels) are 16 KiB apart, one L1 set (cpu_levels._evicts_itself)
+    "r50_1x1": (256, 56, 64, 1, 1, 56),
+    "r50_1x1_64": (256, 64, 64, 1, 1, 64),
 }
 
 _TORCH = """

@@ -331,6 +331,12 @@ def resnet50_layer1():
     return _vision(42, lambda tv: tv.resnet50().layer1, (1, 64, 56, 56))
 
 
+def resnet50_layer1_256():
+    """The same stage as a 256x256 image reaches it: 64x64 planes (a whole plane, 16 KiB, between the rows
+    of each 1x1 convolution's input)."""
+    return _vision(42, lambda tv: tv.resnet50().layer1, (1, 64, 64, 64))
+
+
 def densenet_block():
     """densenet121's first dense block: six layers, each bn-relu-1x1-bn-relu-3x3 and a concat."""
     return _vision(43, lambda tv: tv.densenet121().features.denseblock1, (1, 64, 56, 56))
@@ -375,6 +381,8 @@ CASES = [
          whole_model=True),
     Case("densenet_block", "torchvision densenet121 denseblock1 (six layers, concat), 1x64x56x56",
          densenet_block, whole_model=True),
+    Case("resnet50_layer1_256", "torchvision resnet50 layer1 (three bottlenecks) at a 256x256 image's size, "
+         "1x64x64x64", resnet50_layer1_256, whole_model=True),
 ]
 
 

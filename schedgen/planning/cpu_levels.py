@@ -28,7 +28,7 @@ static and vectorization applies.
 
 from __future__ import annotations
 
-from math import prod
+from math import gcd, prod
 
 from schedgen.analysis.flops import is_multiply_accumulate
 from schedgen.analysis.footprint import innermost_tiles
@@ -1084,7 +1084,7 @@ def register_kernel(payload: Payload, op: TileableOp, extents: dict[int, list[in
                             panel_sizes=panel, row_sizes=rows, reduction_sizes=red_sizes, contraction_extents=ext,
                             accumulators=mr * vecs, scalar=scalar_reason(op, tile),
                             interchange=_lanes_interchange(op, v, m))
-    kernel = _with_dot_column(op, _with_panel_copy(op, kernel, ext, v, m, nr, mr, reuse, root is op), v, nr, cpu)
+    kernel = _with_dot_column(op, _with_panel_copy(op, kernel, ext, v, m, nr, mr, cpu, reuse, root is op), v, nr, cpu)
     kernel = _with_panel_transpose(payload, op, kernel, v, m, candidates, cpu) if in_forall else kernel
     return _with_init(payload, op, kernel, init.value.index, candidates) if init_here and root is op else kernel
 
@@ -1187,15 +1187,14 @@ def _placed(sizes: list[int], order: list[int]) -> list[int]:
 
 
 def _with_panel_copy(op: TileableOp, kernel: RegisterKernel, ext: list[int], v: int, m: int | None, nr: int,
-                     mr: int, reuse: list[int] | None = None, own_root: bool = False) -> RegisterKernel:
+                     mr: int, cpu: CpuInfo, reuse: list[int] | None = None, own_root: bool = False) -> RegisterKernel:
     """`kernel` with one operand's panel copied once into a contiguous buffer
     (_panel_to_copy; `reuse` and `own_root` as in copied_panel)."""
     peeled = reuse is not None and peels_first(op, ext, v, m, nr, own_root)
-    packed = _panel_to_copy(op, ext, v, m, mr, nr, reuse, peeled)
+    packed = _panel_to_copy(op, ext, v, m, mr, nr, cpu.l1_bytes, reuse, peeled)
     if packed is None:
         return kernel
-    operand = op.operands[packed]
-    tile = [ext[e.as_dim()] if e.as_dim() != v else nr for e in operand.exprs]  # type: ignore[union-attr]
+    tile = [ext[d] if d != v else nr for d in operand_dims(op, packed) or []]
     copy = [1] * len(tile)
     copy[-1] = 0
     if len(tile) >= 2:
@@ -1365,7 +1364,7 @@ def copied_panel(op: TileableOp, ext: list[int], cpu: CpuInfo, reuse: list[int] 
         return None
     nr, mr, _ = _register_block(op, ext, cpu, peel=True, own_root=own_root)
     peeled = reuse is not None and peels_first(op, ext, *dims, nr, own_root)
-    return _panel_to_copy(op, ext, *dims, mr, nr, reuse, peeled)
+    return _panel_to_copy(op, ext, *dims, mr, nr, cpu.l1_bytes, reuse, peeled)
 
 
 def peels_first(op: TileableOp, ext: list[int], v: int, m: int | None, nr: int, own_root: bool) -> bool:
@@ -1411,7 +1410,7 @@ def panel_waste(op: TileableOp, ext: list[int], cpu: CpuInfo) -> float:
     return 1 - n / (-(-n // nr) * nr)
 
 
-def _panel_to_copy(op: TileableOp, ext: list[int], v: int, m: int | None, mr: int, nr: int,
+def _panel_to_copy(op: TileableOp, ext: list[int], v: int, m: int | None, mr: int, nr: int, l1_bytes: int,
                    reuse: list[int] | None = None, peeled: bool = False) -> int | None:
     """The operand `_packed_operand` names, where enough row tiles reuse its
     panel for the copy to pay (MIN_PANEL_REUSE). Those of `reuse` (see
@@ -1421,17 +1420,61 @@ def _panel_to_copy(op: TileableOp, ext: list[int], v: int, m: int | None, mr: in
     rows = reuse if reuse is not None and (ext[v] % nr == 0 or peeled) else ext
     parallel_out = [d for d in _output_dims(op) if op.iterators[d] == "parallel"]
     row_tiles = -(-prod(rows[d] for d in parallel_out if d != v) // mr)
-    return _packed_operand(op, v, m) if row_tiles >= MIN_PANEL_REUSE else None
+    k = _packed_operand(op, v, m) if row_tiles >= MIN_PANEL_REUSE else None
+    if k is None or all(e is not None and e.as_dim() is not None for e in op.operands[k].exprs or ()):
+        return k
+    # A window index of one tap (a 1x1 convolution's input): copied only where its panel rows evict each
+    # other from L1 and the copy is hoisted (full panels).
+    return k if ext[v] % nr == 0 and _evicts_itself(op, k, ext, nr, l1_bytes) else None
+
+
+# An x86 L1 data cache way: 64 sets of 64-byte lines (32 KiB in 8 ways, 48 KiB in 12).
+L1_WAY_BYTES = 4096
+LINE_BYTES = 64
+
+
+def _evicts_itself(op: TileableOp, k: int, ext: list[int], nr: int, l1_bytes: int) -> bool:
+    """Whether the panel of operand `k` (its rows along the innermost
+    reduction dim it indexes, each nr elements wide) holds more lines than
+    the L1 sets its row stride maps them to can keep. An NCHW input's
+    rows are a whole plane apart: 64x64 pixels (16 KiB) put every row in one
+    set of 8 lines, 56x56 in 16 sets, 28x28 in all 64."""
+    o = op.operands[k]
+    dims = operand_dims(op, k) or []
+    red = [i for i, d in enumerate(dims) if op.iterators[d] != "parallel" and ext[d] > 1]
+    if not red:
+        return False
+    at = red[-1]
+    stride_lines = prod(o.shape[at + 1:]) * o.element_bytes // LINE_BYTES
+    sets = L1_WAY_BYTES // LINE_BYTES
+    used_sets = sets // gcd(stride_lines, sets) if stride_lines else 1
+    lines = ext[dims[at]] * max(1, -(-nr * o.element_bytes // LINE_BYTES))
+    return lines > used_sets * (l1_bytes // L1_WAY_BYTES)
 
 
 def _packed_operand(op: TileableOp, v: int, m: int | None) -> int | None:
     """The input that does not depend on the rows and is contiguous along the
-    panel's columns (a matmul's B, a convolution's filter): its panel is
-    copied into a buffer of rows nr wide. Plain dims only."""
+    panel's columns (a matmul's B, a convolution's filter, a 1x1 NCHW
+    convolution's input): its panel is copied into a buffer of rows nr
+    wide. Plain dims only (operand_dims)."""
     for i, o in enumerate(op.operands):
-        if o.is_init or o.exprs is None or any(e is None or e.as_dim() is None for e in o.exprs):
-            continue
-        dims = [e.as_dim() for e in o.exprs]  # type: ignore[union-attr]
-        if dims[-1] == v and m not in dims:
+        dims = None if o.is_init else operand_dims(op, i)
+        if dims is not None and dims[-1] == v and m not in dims:
             return i
     return None
+
+
+def operand_dims(op: TileableOp, i: int) -> list[int] | None:
+    """The loop dim each index of operand `i` is, with terms of loops of one
+    trip left out (a 1x1 convolution's window: `oh + kh` with kh of 1 is oh),
+    or None where an index is no plain dim so."""
+    exprs = op.operands[i].exprs
+    if exprs is None or any(e is None for e in exprs):
+        return None
+    dims = []
+    for e in exprs:
+        kept = [(d, c) for d, c in e.coeffs if op.domain[d] != 1] or list(e.coeffs)  # type: ignore[union-attr]
+        if len(kept) != 1 or kept[0][1] != 1 or e.const != 0:  # type: ignore[union-attr]
+            return None
+        dims.append(kept[0][0])
+    return dims
