@@ -68,3 +68,28 @@ def test_the_kernel_reads_the_input_from_the_copied_panel(tmp_path: Path) -> Non
         assert isinstance(source, ir.OpView) and source.operation in allocs, read
         assert ir.MemRefType(read.operands[0].type).shape[1] == 64, "the panel holds every input channel"
     assert_runs_as_untransformed(path, transformed)
+
+
+def test_a_transposed_input_is_packed_too(tmp_path: Path) -> None:
+    """The input transposed for the convolution alone (NHWC -> NCHW, as a permute before a 1x1 convolution
+    gives it): the transpose is a nest of its own, whose result the convolution's kernel packs as it packs
+    an argument, and the schedule computes the untransformed numbers on 1 and 2 threads."""
+    x, y, t, w = "tensor<1x32x32x64xf32>", "tensor<1x48x32x32xf32>", "tensor<1x64x32x32xf32>", "tensor<48x64x1x1xf32>"
+    path = tmp_path / "tconv.mlir"
+    path.write_text(f"""func.func @tconv(%x: {x}, %w: {w}) -> {y} {{
+  %zero = arith.constant 0.000000e+00 : f32
+  %et = tensor.empty() : {t}
+  %xt = linalg.transpose ins(%x : {x}) outs(%et : {t}) permutation = [0, 3, 1, 2]
+  %e = tensor.empty() : {y}
+  %f = linalg.fill ins(%zero : f32) outs(%e : {y}) -> {y}
+  %c = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}}
+    ins(%xt, %w : {t}, {w}) outs(%f : {y}) -> {y}
+  return %c : {y}
+}}
+""")
+    p = plan(load_payload(path, cpu=True), AVX2)
+    (kernel,) = p.kernels
+    assert kernel.packed_operand == 0 and kernel.panel_transpose is None, kernel
+    schedule = tmp_path / "tconv.schedule.mlir"
+    schedule.write_text(render(p))
+    assert_runs_as_untransformed(path, apply_schedule(path, schedule))

@@ -1194,7 +1194,7 @@ def _with_panel_copy(op: TileableOp, kernel: RegisterKernel, ext: list[int], v: 
     packed = _panel_to_copy(op, ext, v, m, mr, nr, cpu.l1_bytes, reuse, peeled)
     if packed is None:
         return kernel
-    tile = [ext[d] if d != v else nr for d in operand_dims(op, packed) or []]
+    tile = [ext[d] if d != v else nr for d in _plain_dims(op, packed) or []]
     copy = [1] * len(tile)
     copy[-1] = 0
     if len(tile) >= 2:
@@ -1317,7 +1317,7 @@ def _with_panel_transpose(payload: Payload, op: TileableOp, kernel: RegisterKern
         return kernel
     nr = next(s for s in kernel.panel_sizes if s)
     ext = kernel.contraction_extents
-    panel = [nr if e.as_dim() == v else ext[e.as_dim()] for e in op.operands[k].exprs]  # type: ignore[union-attr]
+    panel = [nr if d == v else ext[d] for d in _plain_dims(op, k) or []]
     tiling = inner_tiling(t, panel, cpu)
     if tiling.kind != "transpose" or tiling.scalar is not None \
             or any(s and e % s for s, e in zip(tiling.register_sizes, panel)):
@@ -1440,7 +1440,7 @@ def _evicts_itself(op: TileableOp, k: int, ext: list[int], nr: int, l1_bytes: in
     rows are a whole plane apart: 64x64 pixels (16 KiB) put every row in one
     set of 8 lines, 56x56 in 16 sets, 28x28 in all 64."""
     o = op.operands[k]
-    dims = operand_dims(op, k) or []
+    dims = _plain_dims(op, k) or []
     red = [i for i, d in enumerate(dims) if op.iterators[d] != "parallel" and ext[d] > 1]
     if not red:
         return False
@@ -1456,15 +1456,15 @@ def _packed_operand(op: TileableOp, v: int, m: int | None) -> int | None:
     """The input that does not depend on the rows and is contiguous along the
     panel's columns (a matmul's B, a convolution's filter, a 1x1 NCHW
     convolution's input): its panel is copied into a buffer of rows nr
-    wide. Plain dims only (operand_dims)."""
+    wide. Plain dims only (_plain_dims)."""
     for i, o in enumerate(op.operands):
-        dims = None if o.is_init else operand_dims(op, i)
+        dims = None if o.is_init else _plain_dims(op, i)
         if dims is not None and dims[-1] == v and m not in dims:
             return i
     return None
 
 
-def operand_dims(op: TileableOp, i: int) -> list[int] | None:
+def _plain_dims(op: TileableOp, i: int) -> list[int] | None:
     """The loop dim each index of operand `i` is, with terms of loops of one
     trip left out (a 1x1 convolution's window: `oh + kh` with kh of 1 is oh),
     or None where an index is no plain dim so."""
