@@ -1473,7 +1473,7 @@ def _plain_dims(op: TileableOp, i: int) -> list[int] | None:
         return None
     dims = []
     for e in exprs:
-        kept = [(d, c) for d, c in e.coeffs if op.domain[d] != 1] or list(e.coeffs)  # type: ignore[union-attr]
+        kept = _kept_terms(e, list(op.domain)) or list(e.coeffs)  # type: ignore[union-attr]
         if len(kept) != 1 or kept[0][1] != 1 or e.const != 0:  # type: ignore[union-attr]
             return None
         dims.append(kept[0][0])
