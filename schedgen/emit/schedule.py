@@ -8,7 +8,7 @@ import hashlib
 from collections import defaultdict
 
 from schedgen import __version__
-from schedgen.ir.normalize import IMG2COL, IMG2COL_1X1_PLANE
+from schedgen.ir.normalize import IMG2COL, IMG2COL_1X1_RULE
 from schedgen.model.payload import NON_STRUCTURED_TILEABLE
 from schedgen.model.plan import InnerTiling, LoopNest, Plan, RegisterKernel
 from schedgen.template_env import environment
@@ -445,7 +445,7 @@ def _render(plan: Plan) -> str:
     named = sorted(_cpu_named(plan))
     return template.render(plan=plan, version=__version__, groups=_groups(plan), cpu=plan.target.cpu,
                            untiled_inner=untiled_inner, named_ops=named, img2col=IMG2COL,
-                           img2col_plane=IMG2COL_1X1_PLANE,
+                           img2col_1x1=IMG2COL_1X1_RULE,
                            packs_panels=any(k.copies_panel or k.dot_column for k in plan.kernels),
                            dot_columns=any(k.dot_column for k in plan.kernels),
                            has_packs=any(o.name in ("linalg.pack", "linalg.unpack") for o in plan.ops)

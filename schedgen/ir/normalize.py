@@ -20,7 +20,7 @@ before it tiles anything, for what torch-mlir and other front ends emit.
   and along a 14- or 28-wide output row no register kernel fills its
   vectors: a 3x3 stride-2 convolution ran scalar in 6.9 ms and takes 0.36
   ms so, a stride-1 one 1.13 ms and 0.82 ms. A 1x1 one of unit strides
-  only onto a small plane (`_img2col`). On a memory target the copy is
+  only onto a small plane, or a 56x56 one with many channels (`_img2col`). On a memory target the copy is
   traffic (nine times the input for 3x3), so the convolution stays.
 - `pad_in_place` (CPU targets only): a `tensor.pad` of what a structured op
   computes (torch's padding before each convolution and max pool) becomes
@@ -61,9 +61,15 @@ AGGREGATES = ("linalg.softmax",)
 # The convolution the img2col step converts (upstream's rewrite takes it with unit dilations).
 IMG2COL = "linalg.conv_2d_nchw_fchw"
 MATMUL = "linalg.matmul"
-# A 1x1 convolution of unit strides is converted too where its output plane has fewer pixels than this
-# (_img2col).
+# A 1x1 convolution of unit strides is converted too where its output plane has fewer pixels than
+# IMG2COL_1X1_PLANE, or fewer than IMG2COL_1X1_WIDE_PLANE with IMG2COL_1X1_CHANNELS channels or more both in and
+# out (_img2col).
 IMG2COL_1X1_PLANE = 1024
+IMG2COL_1X1_WIDE_PLANE = 4096
+IMG2COL_1X1_CHANNELS = 64
+# That rule as the schedule's comment states it.
+IMG2COL_1X1_RULE = (f"onto planes under {IMG2COL_1X1_PLANE} pixels, or under {IMG2COL_1X1_WIDE_PLANE} with "
+                    f"{IMG2COL_1X1_CHANNELS} channels or more in and out")
 
 
 def _walk(op: ir.Operation) -> list[ir.Operation]:
@@ -115,17 +121,29 @@ def _img2col(op: ir.Operation) -> bool:
     convolution ran 1.1-2.9x faster (squeezenet's 512->1000 classifier onto
     13x13: 6.3 -> 3.2 ms; mobilenet_v2 whole 1.31x on 1 thread, 1.07x on 2).
     Onto 112x112 the copy and the unfused epilogue cost more than the plane
-    gains (16 -> 96 channels: 0.93 -> 2.8 ms); onto 56x56 it was even (0.99-
-    1.32x alone; mobilenet_v2 no faster with 56x56 converted too)."""
+    gains (16 -> 96 channels: 0.93 -> 2.8 ms). Onto 56x56 (under
+    IMG2COL_1X1_WIDE_PLANE) only with IMG2COL_1X1_CHANNELS channels or more
+    in and out, where the matmul packs its panels and sums enough products
+    per output to pay for the epilogue's pass of its own. Interleaved on
+    AVX2 with a bias and ReLU, 1 / 2 threads: 256 -> 64 1.39x / 1.26x,
+    224 -> 128 1.14-1.20x / 1.25-1.28x; resnet50_layer1 1.20x / 1.14-1.20x,
+    googlenet 1.01-1.03x, densenet_block 1.00x / 1.04-1.07x. With fewer
+    channels the pass costs what the kernel gains: 24 -> 144 0.88x at 2
+    threads, mobilenet_v2 (projections 144 -> 24 and 96 -> 24 converted)
+    0.89-0.96x at 2 threads."""
     if op.name != IMG2COL:
         return False
 
     def ones(name: str) -> bool:  # absent: the default, 1
         return name not in op.attributes or all(v == 1 for v in ir.DenseIntElementsAttr(op.attributes[name]))
-    taps = ir.RankedTensorType(op.operands[1].type).shape[2:]
+    f, c, *taps = ir.RankedTensorType(op.operands[1].type).shape
     oh, ow = ir.RankedTensorType(op.results[0].type).shape[2:]
-    pointwise = list(taps) == [1, 1] and ones("strides")
-    return ones("dilations") and (not pointwise or oh * ow < IMG2COL_1X1_PLANE)
+    if not ones("dilations"):
+        return False
+    if taps != [1, 1] or not ones("strides"):
+        return True
+    wide = oh * ow < IMG2COL_1X1_WIDE_PLANE and min(f, c) >= IMG2COL_1X1_CHANNELS
+    return oh * ow < IMG2COL_1X1_PLANE or wide
 
 
 def placed_pads(func: ir.Operation) -> tuple[bool, ...]:
@@ -264,7 +282,7 @@ def run_steps(root: ir.Operation, steps: tuple[str, ...], func_name: str | None 
     """The template's standalone sequence of `steps`, applied to `root` (the
     normalize steps need `func_name`; generalize and fold_empty do not)."""
     text = environment().get_template(TEMPLATE).render(standalone=True, steps=steps, func_name=func_name,
-                                                       img2col=IMG2COL, img2col_plane=IMG2COL_1X1_PLANE,
+                                                       img2col=IMG2COL, img2col_1x1=IMG2COL_1X1_RULE,
                                                        img2col_convs=convs, transpose_b_matmuls=gemvs,
                                                        placed_pads=pads)
     schedule = ir.Module.parse(text)
