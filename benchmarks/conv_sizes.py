@@ -54,8 +54,9 @@ SHAPES = {
     "l3_down": (128, 30, 256, 3, 2, 14),
     "l4": (512, 9, 512, 3, 1, 7),
     "l4_down": (256, 16, 512, 3, 2, 7),
-    # resnet50's 1x1 convolutions 256 -> 64 (layer1): onto 56x56 and onto the 64x64 of a 256x256 image, whose
-    # input rows (channels) are 16 KiB apart, one L1 set (cpu_levels._evicts_itself)
+    # resnet50's 1x1 convolutions 256 -> 64 (layer1): onto 56x56 (an im2col matmul, normalize._img2col) and onto
+    # the 64x64 of a 256x256 image, whose input rows (channels) are 16 KiB apart, one L1 set
+    # (cpu_levels._evicts_itself)
     "r50_1x1": (256, 56, 64, 1, 1, 56),
     "r50_1x1_64": (256, 64, 64, 1, 1, 64),
 }
