@@ -20,8 +20,9 @@ before it tiles anything, for what torch-mlir and other front ends emit.
   and along a 14- or 28-wide output row no register kernel fills its
   vectors: a 3x3 stride-2 convolution ran scalar in 6.9 ms and takes 0.36
   ms so, a stride-1 one 1.13 ms and 0.82 ms. A 1x1 one of unit strides
-  only onto a small plane, or a 56x56 one with many channels (`_img2col`). On a memory target the copy is
-  traffic (nine times the input for 3x3), so the convolution stays.
+  only onto a small plane, or onto 56x56 with many channels (`_img2col`).
+  On a memory target the copy is traffic (nine times the input for 3x3),
+  so the convolution stays.
 - `pad_in_place` (CPU targets only): a `tensor.pad` of what a structured op
   computes (torch's padding before each convolution and max pool) becomes
   a fill of the padded tensor and the op's result placed into its interior
@@ -61,13 +62,11 @@ AGGREGATES = ("linalg.softmax",)
 # The convolution the img2col step converts (upstream's rewrite takes it with unit dilations).
 IMG2COL = "linalg.conv_2d_nchw_fchw"
 MATMUL = "linalg.matmul"
-# A 1x1 convolution of unit strides is converted too where its output plane has fewer pixels than
-# IMG2COL_1X1_PLANE, or fewer than IMG2COL_1X1_WIDE_PLANE with IMG2COL_1X1_CHANNELS channels or more both in and
-# out (_img2col).
+# A 1x1 convolution of unit strides is converted too onto the output planes IMG2COL_1X1_RULE names (_img2col),
+# which the schedule's comment states.
 IMG2COL_1X1_PLANE = 1024
 IMG2COL_1X1_WIDE_PLANE = 4096
 IMG2COL_1X1_CHANNELS = 64
-# That rule as the schedule's comment states it.
 IMG2COL_1X1_RULE = (f"onto planes under {IMG2COL_1X1_PLANE} pixels, or under {IMG2COL_1X1_WIDE_PLANE} with "
                     f"{IMG2COL_1X1_CHANNELS} channels or more in and out")
 
