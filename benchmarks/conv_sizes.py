@@ -59,6 +59,8 @@ SHAPES = {
     # (cpu_levels._evicts_itself)
     "r50_1x1": (256, 56, 64, 1, 1, 56),
     "r50_1x1_64": (256, 64, 64, 1, 1, 64),
+    # densenet121's 3x3 128 -> 32 (growth rate 32) onto 56x56: an im2col matmul of only 32 rows
+    "dn_3x3": (128, 58, 32, 3, 1, 56),
 }
 
 _TORCH = """

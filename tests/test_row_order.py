@@ -250,18 +250,20 @@ def test_short_row_blocks_still_pack_their_column_block(tmp_path: Path) -> None:
 @pytest.mark.parametrize("columns", [64, 40])
 def test_only_full_panels_count_every_row_as_reuse(columns: int, tmp_path: Path) -> None:
     """A 32-row block of 4-row tiles reads each panel 8 times, too few for a
-    copy; packed once per column block, all 1024 rows reuse it. Only full
+    copy; packed once per column block, all 1040 rows reuse it. Only full
     panels are packed so (emit.schedule._panel_hoist): 40 columns leave a
-    peeled panel of 8, whose copies would stay per row block."""
+    peeled panel of 8, whose copies would stay per row block. (1040: B's rows
+    are 4160 bytes apart, over every L2 set; 1024's, 4 KiB apart, share 16
+    sets, and their panels are copied per row block anyway: test_panel_packing.)"""
     from schedgen.planning.cpu_levels import copied_panel
 
-    payload = load_payload(_payload(tmp_path, _square(1024)), cpu=True)
+    payload = load_payload(_payload(tmp_path, _square(1040)), cpu=True)
     op = next(o for o in payload.ops if o.name == "linalg.matmul")
-    copied = copied_panel(op, [32, columns, 1024], AVX2.cpu, reuse=[1024, columns, 1024])
+    copied = copied_panel(op, [32, columns, 1040], AVX2.cpu, reuse=[1040, columns, 1040])
     assert copied == (1 if columns == 64 else None), copied
-    assert copied_panel(op, [32, columns, 1024], AVX2.cpu) is None
+    assert copied_panel(op, [32, columns, 1040], AVX2.cpu) is None
     # a kernel that is its own root peels the panel loop first, and packs the last panel once too
-    assert copied_panel(op, [32, columns, 1024], AVX2.cpu, reuse=[1024, columns, 1024], own_root=True) == 1
+    assert copied_panel(op, [32, columns, 1040], AVX2.cpu, reuse=[1040, columns, 1040], own_root=True) == 1
 
 
 @pytest.mark.parametrize("vectors", ["avx2", "avx512"])

@@ -1191,7 +1191,7 @@ def _with_panel_copy(op: TileableOp, kernel: RegisterKernel, ext: list[int], v: 
     """`kernel` with one operand's panel copied once into a contiguous buffer
     (_panel_to_copy; `reuse` and `own_root` as in copied_panel)."""
     peeled = reuse is not None and peels_first(op, ext, v, m, nr, own_root)
-    packed = _panel_to_copy(op, ext, v, m, mr, nr, cpu.l1_bytes, reuse, peeled)
+    packed = _panel_to_copy(op, ext, v, m, mr, nr, cpu, reuse, peeled)
     if packed is None:
         return kernel
     tile = [ext[d] if d != v else nr for d in _plain_dims(op, packed) or []]
@@ -1364,7 +1364,7 @@ def copied_panel(op: TileableOp, ext: list[int], cpu: CpuInfo, reuse: list[int] 
         return None
     nr, mr, _ = _register_block(op, ext, cpu, peel=True, own_root=own_root)
     peeled = reuse is not None and peels_first(op, ext, *dims, nr, own_root)
-    return _panel_to_copy(op, ext, *dims, mr, nr, cpu.l1_bytes, reuse, peeled)
+    return _panel_to_copy(op, ext, *dims, mr, nr, cpu, reuse, peeled)
 
 
 def peels_first(op: TileableOp, ext: list[int], v: int, m: int | None, nr: int, own_root: bool) -> bool:
@@ -1410,35 +1410,54 @@ def panel_waste(op: TileableOp, ext: list[int], cpu: CpuInfo) -> float:
     return 1 - n / (-(-n // nr) * nr)
 
 
-def _panel_to_copy(op: TileableOp, ext: list[int], v: int, m: int | None, mr: int, nr: int, l1_bytes: int,
+def _panel_to_copy(op: TileableOp, ext: list[int], v: int, m: int | None, mr: int, nr: int, cpu: CpuInfo,
                    reuse: list[int] | None = None, peeled: bool = False) -> int | None:
     """The operand `_packed_operand` names, where enough row tiles reuse its
-    panel for the copy to pay (MIN_PANEL_REUSE). Those of `reuse` (see
-    copied_panel) where the panels are full or `peeled` (peels_first): only
-    those are packed once per column block (emit.schedule._panel_hoist); a
-    last panel peeled after the copy keeps its copies per row block."""
+    panel for the copy to pay (MIN_PANEL_REUSE), or, with fewer (two or
+    more), where its rows evict each other from L2 (_evicts_itself). Those
+    of `reuse` (see copied_panel) where the panels are full or `peeled`
+    (peels_first): only those are packed once per column block
+    (emit.schedule._panel_hoist); a last panel peeled after the copy keeps
+    its copies per row block."""
     rows = reuse if reuse is not None and (ext[v] % nr == 0 or peeled) else ext
     parallel_out = [d for d in _output_dims(op) if op.iterators[d] == "parallel"]
     row_tiles = -(-prod(rows[d] for d in parallel_out if d != v) // mr)
-    k = _packed_operand(op, v, m) if row_tiles >= MIN_PANEL_REUSE else None
-    if k is None or all(e is not None and e.as_dim() is not None for e in op.operands[k].exprs or ()):
-        return k
+    k = _packed_operand(op, v, m)
+    if k is None or row_tiles < 2:
+        return None
+    if all(e is not None and e.as_dim() is not None for e in op.operands[k].exprs or ()):
+        # A plain operand read whole from memory (not a tile an op of the nest writes) whose row stride maps
+        # its panel onto few L2 sets (a 32-token matmul onto 3072 columns, rows 12 KiB apart: 16 sets of
+        # 1024) is streamed from L3 again by every row tile (32x3072x768 on AVX2: 1.4x faster copied on 1
+        # thread, 1.6x on 2). 3136 columns (rows in 256 sets) lost 12% so: the copy's strided reads cost
+        # what they save.
+        whole = op.operands[k].value.kind != "op"
+        if row_tiles >= MIN_PANEL_REUSE or whole and _evicts_itself(op, k, ext, nr, cpu.l2_bytes, L2_WAYS):
+            return k
+        return None
     # A window index of one tap (a 1x1 convolution's input): copied only where its panel rows evict each
     # other from L1 and the copy is hoisted (full panels).
-    return k if ext[v] % nr == 0 and _evicts_itself(op, k, ext, nr, l1_bytes) else None
+    l1_ways = cpu.l1_bytes // L1_WAY_BYTES
+    if row_tiles >= MIN_PANEL_REUSE and ext[v] % nr == 0 and _evicts_itself(op, k, ext, nr, cpu.l1_bytes, l1_ways):
+        return k
+    return None
 
 
-# An x86 L1 data cache way: 64 sets of 64-byte lines (32 KiB in 8 ways, 48 KiB in 12).
+# Cache geometry for _evicts_itself. An x86 L1 data cache way: 64 sets of 64-byte lines (32 KiB in 8 ways,
+# 48 KiB in 12). L2: 8 ways assumed (Zen 3 and 4; Intel's 16-way ones then count twice the sets and half
+# the ways, the same lines where a row stride is a multiple of the way).
 L1_WAY_BYTES = 4096
+L2_WAYS = 8
 LINE_BYTES = 64
 
 
-def _evicts_itself(op: TileableOp, k: int, ext: list[int], nr: int, l1_bytes: int) -> bool:
+def _evicts_itself(op: TileableOp, k: int, ext: list[int], nr: int, cache_bytes: int, ways: int) -> bool:
     """Whether the panel of operand `k` (its rows along the innermost
     reduction dim it indexes, each nr elements wide) holds more lines than
-    the L1 sets its row stride maps them to can keep. An NCHW input's
-    rows are a whole plane apart: 64x64 pixels (16 KiB) put every row in one
-    set of 8 lines, 56x56 in 16 sets, 28x28 in all 64."""
+    the sets of a cache of `cache_bytes` in `ways` its row stride maps them
+    to can keep. An NCHW input's rows are a whole plane apart: in L1, 64x64
+    pixels (16 KiB) put every row in one set of 8 lines, 56x56 in 16 sets,
+    28x28 in all 64."""
     o = op.operands[k]
     dims = _plain_dims(op, k) or []
     red = [i for i, d in enumerate(dims) if op.iterators[d] != "parallel" and ext[d] > 1]
@@ -1446,10 +1465,12 @@ def _evicts_itself(op: TileableOp, k: int, ext: list[int], nr: int, l1_bytes: in
         return False
     at = red[-1]
     stride_lines = prod(o.shape[at + 1:]) * o.element_bytes // LINE_BYTES
-    sets = L1_WAY_BYTES // LINE_BYTES
-    used_sets = sets // gcd(stride_lines, sets) if stride_lines else 1
+    if not stride_lines:  # rows within a line of each other: the panel is contiguous
+        return False
+    sets = max(1, cache_bytes // ways // LINE_BYTES)
+    used_sets = sets // gcd(stride_lines, sets)
     lines = ext[dims[at]] * max(1, -(-nr * o.element_bytes // LINE_BYTES))
-    return lines > used_sets * (l1_bytes // L1_WAY_BYTES)
+    return lines > used_sets * ways
 
 
 def _packed_operand(op: TileableOp, v: int, m: int | None) -> int | None:
