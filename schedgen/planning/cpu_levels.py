@@ -51,7 +51,8 @@ from schedgen.planning.norm_rows import row_chain
 # 1.67 -> 1.46 and 1.42 -> 1.24 ms without it, the whole model 24.3 -> 23.1
 # ms), nor in the MLP (0.19 -> 0.175 ms); an L2-resident one lost 5% (the
 # 32x32 stem block). 4 row tiles did not pay either (MLP, 32-row tiles:
-# 0.35-0.41 ms without the copy against 0.40-0.42 ms with it).
+# 0.35-0.41 ms without the copy against 0.40-0.42 ms with it). Fewer do where
+# the panel's rows evict each other from L2 (_panel_to_copy).
 MIN_PANEL_REUSE = 16
 
 # Elements of one vectorized tile of a non-contraction op (64 AVX-512
@@ -1432,7 +1433,7 @@ def _panel_to_copy(op: TileableOp, ext: list[int], v: int, m: int | None, mr: in
         # thread, 1.6x on 2). 3136 columns (rows in 256 sets) lost 12% so: the copy's strided reads cost
         # what they save.
         whole = op.operands[k].value.kind != "op"
-        if row_tiles >= MIN_PANEL_REUSE or whole and _evicts_itself(op, k, ext, nr, cpu.l2_bytes, L2_WAYS):
+        if row_tiles >= MIN_PANEL_REUSE or (whole and _evicts_itself(op, k, ext, nr, cpu.l2_bytes, L2_WAYS)):
             return k
         return None
     # A window index of one tap (a 1x1 convolution's input): copied only where its panel rows evict each
