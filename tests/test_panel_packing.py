@@ -124,7 +124,7 @@ def test_few_row_tiles_copy_a_panel_whose_rows_share_few_l2_sets(n: int, copied:
     """A 32-row matmul (8 row tiles of 4, fewer than MIN_PANEL_REUSE) by 512 steps: onto 1024 columns, B's
     rows are 4 KiB apart and its panel's 512 lines fall in 16 of the AVX2 L2's 1024 sets, which keep 128
     of them: each panel is copied into a [512, 16] buffer, vector by vector. Onto 1040 columns its rows
-    spread over every set and the kernel reads B in place. The numbers match on 1 and 2 threads."""
+    spread over every set and the kernel reads B in place. The copied one's numbers match on 1 and 2 threads."""
     path = tmp_path / "mm.mlir"
     path.write_text(matmul_text(32, n, 512))
     p = plan(load_payload(path, cpu=True), AVX2)
@@ -135,4 +135,5 @@ def test_few_row_tiles_copy_a_panel_whose_rows_share_few_l2_sets(n: int, copied:
     transformed = apply_schedule(path, schedule)
     buffers, writes = _panel_copies(transformed, 512)
     assert (buffers == 1 and writes > 0) if copied else (buffers, writes) == (0, 0), (buffers, writes)
-    assert_runs_as_untransformed(path, transformed)
+    if copied:  # (B read in place is every other 32-row kernel's case)
+        assert_runs_as_untransformed(path, transformed)
