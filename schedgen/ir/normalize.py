@@ -141,8 +141,8 @@ def _img2col(op: ir.Operation) -> bool:
         return False
     if taps != [1, 1] or not ones("strides"):
         return True
-    wide = oh * ow < IMG2COL_1X1_WIDE_PLANE and min(f, c) >= IMG2COL_1X1_CHANNELS
-    return oh * ow < IMG2COL_1X1_PLANE or wide
+    plane = oh * ow
+    return plane < IMG2COL_1X1_PLANE or (plane < IMG2COL_1X1_WIDE_PLANE and min(f, c) >= IMG2COL_1X1_CHANNELS)
 
 
 def placed_pads(func: ir.Operation) -> tuple[bool, ...]:
