@@ -1433,15 +1433,13 @@ def _panel_to_copy(op: TileableOp, ext: list[int], v: int, m: int | None, mr: in
         # thread, 1.6x on 2). 3136 columns (rows in 256 sets) lost 12% so: the copy's strided reads cost
         # what they save.
         whole = op.operands[k].value.kind != "op"
-        if row_tiles >= MIN_PANEL_REUSE or (whole and _evicts_itself(op, k, ext, nr, cpu.l2_bytes, L2_WAYS)):
-            return k
-        return None
-    # A window index of one tap (a 1x1 convolution's input): copied only where its panel rows evict each
-    # other from L1 and the copy is hoisted (full panels).
-    l1_ways = cpu.l1_bytes // L1_WAY_BYTES
-    if row_tiles >= MIN_PANEL_REUSE and ext[v] % nr == 0 and _evicts_itself(op, k, ext, nr, cpu.l1_bytes, l1_ways):
-        return k
-    return None
+        pays = row_tiles >= MIN_PANEL_REUSE or (whole and _evicts_itself(op, k, ext, nr, cpu.l2_bytes, L2_WAYS))
+    else:
+        # A window index of one tap (a 1x1 convolution's input): copied only where its panel rows evict each
+        # other from L1 and the copy is hoisted (full panels).
+        pays = row_tiles >= MIN_PANEL_REUSE and ext[v] % nr == 0 \
+            and _evicts_itself(op, k, ext, nr, cpu.l1_bytes, cpu.l1_bytes // L1_WAY_BYTES)
+    return k if pays else None
 
 
 # Cache geometry for _evicts_itself. An x86 L1 data cache way: 64 sets of 64-byte lines (32 KiB in 8 ways,
