@@ -24,7 +24,11 @@ TARGETS = ["npu-256k", "cpu-l1", "cpu-host"]
 # Blocks whose one-layer model in the corpus holds the same layer at the same shapes (vit_tiny, gpt2_1layer,
 # bert_1layer) run on the memory targets through that model only: 55 s of the suite.
 IN_A_MODEL = {"vit_block", "gpt2_block", "bert_layer"}
-CASES = [(p, t) for p in BLOCKS for t in TARGETS if t == "cpu-host" or p.stem not in IN_A_MODEL]
+# The two slowest to run at the memory targets' scalar loops (10-24 s a case) on one of them each: their
+# attention and MLP nests plan as the three one-layer models' do on both (43 s of the suite, 14:08 of 15 minutes).
+ONE_MEMORY_TARGET = {"vit_tiny": "npu-256k", "swin_block": "cpu-l1"}
+CASES = [(p, t) for p in BLOCKS for t in TARGETS if t == "cpu-host"
+         or p.stem not in IN_A_MODEL and ONE_MEMORY_TARGET.get(p.stem, t) == t]
 
 
 def test_corpus_is_there():

@@ -1140,13 +1140,11 @@ def test_the_stem_matmul_computes_its_im2col_copy_in_its_forall_tiles_one_per_co
     applied_and_compared(small, p, threads=2)
 
 
-@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize(("block", "contraction", "by_forall", "filter_type"), [
     ("resnet_stem", "linalg.generic", True, "memref<64x147xf32>"),
     ("mobilenet_block", "linalg.depthwise_conv_2d_nchw_chw", False, "memref<144x3x3xf32>")])
 def test_a_convolution_kernel_starts_from_its_fill_in_registers(block: str, contraction: str, by_forall: bool,
-                                                                filter_type: str, threads: int,
-                                                                tmp_path: Path) -> None:
+                                                                filter_type: str, tmp_path: Path) -> None:
     """Fills the im2col step's canonicalization frees from a collapsed view
     of them. ResNet's stem as an im2col copy and a matmul, the copy computed
     in the matmul's forall tiles: transform.structured.fuse would compute
@@ -1156,7 +1154,8 @@ def test_a_convolution_kernel_starts_from_its_fill_in_registers(block: str, cont
     convolution before it shared through the view. Each fill's row tile is
     generalized, so that its unit dims fold like the contraction's: no tile
     of zeros is written for the accumulators to read back (the filter's
-    buffer tells the convolution's nest apart), and the numbers match."""
+    buffer tells the convolution's nest apart), and the numbers match on 2
+    threads (test_corpus runs them on 1; the IR does not depend on it)."""
     payload = ROOT / f"corpus/{block}.mlir"
     loaded = load_payload(payload, cpu=True)
     p = plan(loaded, TARGET)
@@ -1164,7 +1163,7 @@ def test_a_convolution_kernel_starts_from_its_fill_in_registers(block: str, cont
     assert (k.tile_op == "tile_using_forall") == by_forall and [loaded.ops[i].name for i in k.inits] == ["linalg.fill"], k
     small = tmp_path / f"{block}.mlir"
     small.write_text(payload.read_text())
-    module = parse(applied_and_compared(small, p, threads=threads))
+    module = parse(applied_and_compared(small, p, threads=2))
     (nest,) = [o for o in ops(module) if o.name == "scf.parallel"
                and any(str(v.type) == filter_type for i in ops(o) for v in i.operands)]
     zeros = [w for w in ops(nest) if w.name == "vector.transfer_write"
