@@ -328,8 +328,7 @@ def _pack_view(k: RegisterKernel, number: int, hoist: int) -> dict | None:
     mark, the tiling of its copy (RegisterKernel.pack_step rows) and the panels unrolled and jammed into
     each step."""
     # a column block of one panel: its packing loop of one trip folds away, with the mark
-    panels = [e // s for s, e in zip(k.panel_sizes, k.panel_extents) if s]
-    if not hoist or len(k.pack_step) != 2 or panels[-1] < 2:
+    if not hoist or len(k.pack_step) != 2 or k.full_panels[-1] < 2:
         return None
     rows, jam = k.pack_step
     sizes = list(k.copy_sizes)
@@ -350,9 +349,8 @@ def _panel_hoist(k: RegisterKernel, nest: LoopNest | None, panel_loops: int) -> 
             or k.panel_transpose is not None or (k.remainder(k.panel_sizes) and not k.peel_first):
         return 0
     rows = sum(1 for s in nest.row_tiles if s)
-    panels = prod(e // s for s, e in zip(k.panel_sizes, k.panel_extents) if s)
     # one panel per forall tile and no row loop: its copy is already made once per tile
-    return panel_loops + rows if rows or panels > 1 else 0
+    return (panel_loops + rows) if rows or prod(k.full_panels) > 1 else 0
 
 
 def _kernel_peels(k: RegisterKernel, red_loops: list[str], row_loops: list[str], row_sizes: list[int],

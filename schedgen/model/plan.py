@@ -311,6 +311,11 @@ class RegisterKernel(BaseModel):
         head = self.dot_column.at - self.dot_column.last
         return [head if p else e for p, e in zip(self.panel_sizes, self.extents)]
 
+    @property
+    def full_panels(self) -> list[int]:
+        """The full panels along each dim the panel loop tiles."""
+        return [e // s for s, e in zip(self.panel_sizes, self.panel_extents) if s]
+
 
 class UntiledOp(BaseModel):
     op: OpRef
