@@ -1,6 +1,7 @@
 """CPU targets: where a register kernel's panel copies are hoisted out of
-the row loop, or with none out of the panel loop (emit.schedule._panel_hoist), one packing loop per forall tile
-fills the column block's buffer. Each panel is copied straight into it (no
+the row loop, or with none out of the panel loop
+(emit.schedule._panel_hoist), one packing loop per forall tile fills the
+column block's buffer. Each panel is copied straight into it (no
 buffer of its own in between), and each step of the loop copies a few rows
 of several panels (planning.cpu_levels.pack_step, unrolled and jammed by the
 CPU lowering): it reads several panels' widths contiguous from each row of
