@@ -307,7 +307,7 @@ def _peeled_parts(k: RegisterKernel, nest: LoopNest | None, base: str, row_sizes
     if not k.peel_first or not k.copies_panel or nest is None or not nest.row_tiles:
         return []
     dim = next(d for d, s in enumerate(k.panel_sizes) if s)
-    full = k.panel_extents[dim] // k.panel_sizes[dim]
+    full = k.full_panels[0]  # (the first dim the panel loop tiles: dim)
     rows = sum(1 for s in nest.row_tiles if s)
     parts = []
     for part, panels in (("main", full), ("last", 1)):
