@@ -1431,15 +1431,25 @@ def _panel_to_copy(op: TileableOp, ext: list[int], v: int, m: int | None, mr: in
         # its panel onto few L2 sets (a 32-token matmul onto 3072 columns, rows 12 KiB apart: 16 sets of
         # 1024) is streamed from L3 again by every row tile (32x3072x768 on AVX2: 1.4x faster copied on 1
         # thread, 1.6x on 2). 3136 columns (rows in 256 sets) lost 12% so: the copy's strided reads cost
-        # what they save.
+        # what they save. Only for kernels of few rows (STREAMED_PANEL_ROWS).
         whole = op.operands[k].value.kind != "op"
-        pays = row_tiles >= MIN_PANEL_REUSE or (whole and _evicts_itself(op, k, ext, nr, cpu.l2_bytes, L2_WAYS))
+        streams = mr >= STREAMED_PANEL_ROWS
+        pays = row_tiles >= MIN_PANEL_REUSE or (whole and not streams
+                                                and _evicts_itself(op, k, ext, nr, cpu.l2_bytes, L2_WAYS))
     else:
         # A window index of one tap (a 1x1 convolution's input): copied only where its panel rows evict each
         # other from L1 and the copy is hoisted (full panels).
         pays = row_tiles >= MIN_PANEL_REUSE and ext[v] % nr == 0 \
             and _evicts_itself(op, k, ext, nr, cpu.l1_bytes, cpu.l1_bytes // L1_WAY_BYTES)
     return k if pays else None
+
+
+# Kernel rows from which a panel whose rows evict each other from L2 is read in place all the same: the
+# kernel reads 2 / rows bytes of it per flop (f32), and L3 keeps up with a quarter byte. On a Zen 4, 1 / 2
+# threads, 32x3072x768: 8-row kernels (AVX-512's 8x32, or 8x16 on 32 ymm registers) 0.90-1.14x / 1.12-1.25x
+# as fast without the copy, 4-row ones (AVX2's 4x16, or 4x32 on 16 zmm) 1.5-2.1x / 1.3-1.7x faster with it;
+# 64x1024x512: 8x32 1.06 / 1.08x without, 6x16 1.6x with it.
+STREAMED_PANEL_ROWS = 8
 
 
 # Cache geometry for _evicts_itself. An x86 L1 data cache way: 64 sets of 64-byte lines (32 KiB in 8 ways,
