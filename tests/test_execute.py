@@ -318,6 +318,26 @@ def test_child_crash_is_reported_with_signal() -> None:
     assert "SIGABRT" in msg and "return code -6" in msg and "while running @f" in msg
 
 
+def test_a_failed_assertion_is_named_and_the_next_call_runs() -> None:
+    """run_function's child is kept running between calls: a failed
+    cf.assert (torch-mlir's bounds checks) prints its message and aborts it.
+    The error carries that message, and the next call, in a new child,
+    returns its numbers."""
+    text = """
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %ok = arith.constant OK
+      cf.assert %ok, "index out of bounds"
+      return %x : tensor<4xf32>
+    }
+    """
+    x = random_inputs([((4,), "f32")], 0)
+    with pytest.raises(ExecutionError) as info:
+        run_function(text.replace("OK", "false"), "f", x)
+    assert str(info.value).endswith("the payload's assertion failed: index out of bounds"), info.value
+    (got,) = run_function(text.replace("OK", "true"), "f", x)
+    np.testing.assert_array_equal(got, x[0])
+
+
 def test_parse_error_and_bad_inputs() -> None:
     with pytest.raises(ExecutionError, match=r"cannot parse module: .*undeclared SSA value"):
         run_function("func.func @f() -> tensor<4xf32> { return %nope : tensor<4xf32> }", "f", [])

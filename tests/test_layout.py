@@ -12,8 +12,8 @@ PACKAGE = ROOT / "schedgen"
 # Stages in data-flow order; a module may import its own stage and those before it.
 STAGES = ["base", "model", "ir", "analysis", "planning", "emit", "run", "check", "top"]
 # Top-level modules: shared infrastructure (base) and the wiring (top).
-TOP_LEVEL = {"errors": "base", "progress": "base", "template_env": "base", "cli": "top", "schedules": "top",
-             "__init__": "base"}
+TOP_LEVEL = {"errors": "base", "progress": "base", "template_env": "base", "child": "base", "cli": "top",
+             "schedules": "top", "__init__": "base"}
 MAX_LINES = 60
 
 

@@ -1,19 +1,20 @@
 """Execute a function of a linalg-on-tensors MLIR module on numpy inputs, and
 compare results.
 
-Lowering and JIT execution run in a child process (`python -m
-schedgen.run.execute DIR`): an LLVM assertion or a crash in JIT-compiled code
-aborts the whole process, and the parent must survive it to report a one-line
-`ExecutionError`. Parent and child talk through files in a temporary
-directory: `module.mlir`, `request.json`, `inputs.npz` in; `outputs.npz` or
-`error.txt` out, and `phase.txt` (what the child was doing, for a crash
+Lowering and JIT execution run in a child process: an LLVM assertion or a
+crash in JIT-compiled code aborts the whole process, and the parent must
+survive it to report a one-line `ExecutionError`. run_function's children
+are kept running between calls (`python -m schedgen.run.execute --serve`,
+schedgen.child), a timed call gets a fresh one (`... DIR`). Parent and child
+talk through files in a temporary directory: `module.mlir`, `request.json`,
+`inputs.npz` in; `outputs.npz` or `error.txt` out, `stdout.txt` (a failed
+`cf.assert`'s message) and `phase.txt` (what the child was doing, for a crash
 report). The parent never imports the MLIR bindings.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from schedgen.child import Pool, child_env, serve
 from schedgen.errors import ExecutionError, describe_death, one_line
 from schedgen.run.arrays import load_arrays, save_arrays
 from schedgen.run.jit import lower_and_run
@@ -29,6 +31,9 @@ from schedgen.run.memory import c_library
 # The child's stack: schedules that use `alloc_to_alloca` put whole tiles on
 # the stack and segfault under the default 8 MB. Reserved, not committed.
 _STACK_BYTES = 1 << 30
+
+# run_function's children, kept running between calls (schedgen.child).
+_POOL = Pool("schedgen.run.execute")
 
 
 def run_function(module: str | Path, func_name: str, inputs: list[np.ndarray],
@@ -65,24 +70,24 @@ def time_function(module: str | Path, func_name: str, inputs: list[np.ndarray], 
                                                     "threads": threads, "repeats": repeats, "warmup": warmup,
                                                     "min_seconds": min_seconds, "reorder": reorder}))
         save_arrays(d / "inputs.npz", [np.asarray(a) for a in inputs])
-        env = dict(os.environ)
-        # The child must import this package even if it is not installed.
-        root = str(Path(__file__).resolve().parent.parent)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
         try:
-            proc = subprocess.run([sys.executable, "-m", "schedgen.run.execute", str(d)], cwd=d, env=env,
-                                  stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                  errors="replace", timeout=timeout)
-        except subprocess.TimeoutExpired:  # subprocess.run has killed the child
+            if repeats == 0:  # numbers only: the long-lived child (what a call costs is not measured)
+                code, stderr = _POOL.run([str(d)], timeout)
+                stdout = _read(d / "stdout.txt")
+            else:  # timed: a fresh process, as every benchmark's
+                proc = subprocess.run([sys.executable, "-m", "schedgen.run.execute", str(d)], cwd=d,
+                                      env=child_env(), stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                      errors="replace", timeout=timeout)
+                code, stderr, stdout = proc.returncode, proc.stderr, proc.stdout
+        except (subprocess.TimeoutExpired, TimeoutError):  # the child has been killed
             raise ExecutionError(f"@{func_name}: timed out after {timeout:g} s "
                                  f"({_read(d / 'phase.txt') or 'starting'})") from None
         error_file, out_file = d / "error.txt", d / "outputs.npz"
         if error_file.is_file():  # the child caught the failure itself
             raise ExecutionError(error_file.read_text())
-        if proc.returncode != 0 or not out_file.is_file():
+        if code != 0 or not out_file.is_file():
             phase = _read(d / "phase.txt") or "starting"
-            raise ExecutionError(f"@{func_name}: {describe_death(proc.returncode, proc.stderr, phase)}"
-                                 + _assert_message(proc.stdout))
+            raise ExecutionError(f"@{func_name}: {describe_death(code, stderr, phase)}" + _assert_message(stdout))
         outputs = load_arrays(out_file)
         times = json.loads(_read(d / "times.json") or "[]")
         return outputs, times
@@ -160,8 +165,11 @@ def _run_child_main(directory: str) -> int:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--serve"]:
+        sys.exit(serve(_run_child_main, lambda args: str(Path(args[0]) / "stdout.txt")))
     if len(sys.argv) != 2:
-        print("usage: python -m schedgen.run.execute DIR (internal: the child of run_function)", file=sys.stderr)
+        print("usage: python -m schedgen.run.execute DIR | --serve (internal: the child of run_function)",
+              file=sys.stderr)
         sys.exit(2)
     sys.exit(_run_child_main(sys.argv[1]))
 
