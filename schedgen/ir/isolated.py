@@ -3,11 +3,11 @@ hand-edited `tile_sizes [0, 0]`, a reduction tiled through a `(d0, 0)`
 map) ends in a one-line error instead of taking schedgen down with it.
 
 The child (`python -m schedgen.ir.isolated --serve`, kept running between
-requests: schedgen.child) writes the transformed payload to OUT_DIR/out.mlir, or the
-user-facing error to OUT_DIR/error.json. The parent runs it before it
-applies the same schedule in process (where it needs the module itself):
-the interpreter is deterministic, so what survived in the child survives
-there too.
+requests: schedgen.child) writes the transformed payload to
+OUT_DIR/out.mlir, or the user-facing error to OUT_DIR/error.json. The
+parent runs it before it applies the same schedule in process (where it
+needs the module itself): the interpreter is deterministic, so what
+survived in the child survives there too.
 """
 
 from __future__ import annotations
