@@ -1415,7 +1415,8 @@ def _panel_to_copy(op: TileableOp, ext: list[int], v: int, m: int | None, mr: in
                    reuse: list[int] | None = None, peeled: bool = False) -> int | None:
     """The operand `_packed_operand` names, where enough row tiles reuse its
     panel for the copy to pay (MIN_PANEL_REUSE), or, with fewer (two or
-    more), where its rows evict each other from L2 (_evicts_itself). Those
+    more), where its rows evict each other from L2 (_evicts_itself) and the
+    kernel has fewer than STREAMED_PANEL_ROWS rows. Those
     of `reuse` (see copied_panel) where the panels are full or `peeled`
     (peels_first): only those are packed once per column block
     (emit.schedule._panel_hoist); a last panel peeled after the copy keeps
