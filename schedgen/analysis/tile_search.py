@@ -45,6 +45,12 @@ def tile_count(n: int, size: int) -> int:
     return -(-n // size)
 
 
+def even_shares(tiles: int, cores: int) -> bool:
+    """Whether `tiles` parallel tiles keep no core waiting long for
+    another's last one: a multiple of the cores, or at least 4 each."""
+    return tiles % cores == 0 or tiles >= 4 * cores
+
+
 @dataclass(frozen=True)
 class SearchDim:
     key: Hashable  # e.g. ("d", 0) for a root dim, ("r", op, dim) for a reduction dim

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from math import prod
 
 from schedgen.analysis.footprint import DimTile, forall_dims, innermost_tiles, operand_tile
-from schedgen.analysis.tile_search import tile_count
+from schedgen.analysis.tile_search import even_shares, tile_count
 from schedgen.model.cpu import CpuInfo
 from schedgen.model.payload import Payload
 from schedgen.model.plan import LoopNest, Note, NoteKind
@@ -165,7 +165,7 @@ def _last_block(size: int, n: int) -> str:
 
 def _equal_shares(tiles: int, cores: int) -> bool:
     """Whether `tiles` forall tiles give every core as much work, or nearly (at least 4 each)."""
-    return tiles >= cores and (tiles % cores == 0 or tiles >= 4 * cores)
+    return tiles >= cores and even_shares(tiles, cores)
 
 
 def _loops(tile: list[DimTile]) -> set[tuple]:
