@@ -1,9 +1,10 @@
-"""Convolution cost against shape: ResNet-18's NCHW convolutions and two of
-ResNet-50's 1x1 ones, one by one, schedgen's cpu-host schedule next to
+"""Convolution cost against shape: ResNet-18's NCHW convolutions and three of
+ResNet-50's 1x1 ones, one by one, schedgen's cpu-host schedule (or
+--target's: another machine's plan, timed here) next to
 PyTorch eager, interleaved in one run (the convolution-kernel half of
 issue 16's "80% of peak").
 
-    .venv/bin/python benchmarks/conv_sizes.py [--threads 1 2] [--rounds 3] [--shapes stem l4 ...]
+    .venv/bin/python benchmarks/conv_sizes.py [--threads 1 2] [--rounds 3] [--shapes stem l4 ...] [--target T]
 
 Each payload is one `linalg.conv_2d_nchw_fchw` of batch 1 on an input
 already padded (as torch-mlir emits it after its `tensor.pad`), onto a
@@ -36,10 +37,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from idle import alone  # noqa: E402
-from kernels import median_and_fast, onto_zeros, planned, sweep_options  # noqa: E402
+from kernels import median_and_fast, onto_zeros, planned, sweep_options, sweep_target  # noqa: E402
 from machine import print_machine  # noqa: E402
 
-from schedgen.model.target import host_target  # noqa: E402
 from schedgen.run.bench import bench  # noqa: E402
 
 TORCH = ROOT / ".venv-corpus" / "bin" / "python"
@@ -59,6 +59,8 @@ SHAPES = {
     # (cpu_levels._evicts_itself)
     "r50_1x1": (256, 56, 64, 1, 1, 56),
     "r50_1x1_64": (256, 64, 64, 1, 1, 64),
+    # its 1x1 convolutions 64 -> 256 (each block's last, and the downsample): a reduction of only 64
+    "r50_1x1_up": (64, 56, 256, 1, 1, 56),
     # densenet121's 3x3 128 -> 32 (growth rate 32) onto 56x56: an im2col matmul of only 32 rows
     "dn_3x3": (128, 58, 32, 3, 1, 56),
 }
@@ -99,7 +101,7 @@ def main() -> None:
     sweep_options(ap)
     args = ap.parse_args()
     peak = print_machine()
-    target = host_target()
+    target = sweep_target(args.target)
     peers = ["schedgen"] + (["torch"] if TORCH.exists() else [])
     if not TORCH.exists():
         print("no .venv-corpus (make corpus): schedgen alone")

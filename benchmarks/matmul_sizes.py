@@ -1,7 +1,12 @@
 """Matmul cost against size: schedgen's cpu-host schedule next to numpy
 (OpenBLAS) on the sizes of issue 16's table, interleaved in one run.
 
-    .venv/bin/python benchmarks/matmul_sizes.py [--threads 1 2] [--rounds 3] [--sizes 256x256x256 ...]
+    .venv/bin/python benchmarks/matmul_sizes.py [--threads 1 2] [--rounds 3] [--sizes 256x256x256 ...] [--target T]
+
+--target plans for another machine and times the plans here, % of peak
+still this host's: `--target benchmarks/targets/zen3-avx2.json` runs the
+AVX2 plans of the Zen 3 VM (sessions 68-76) on any host, which tells a
+share of peak that machine missed apart from what its plans can reach.
 
 Sizes are M x N x K (C[M, N] += A[M, K] B[K, N], f32). Per size and thread
 count, one child process (OPENBLAS_NUM_THREADS set to the count) JIT-compiles
@@ -44,11 +49,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from idle import alone  # noqa: E402
-from kernels import median_and_fast, onto_zeros, planned, sweep_options  # noqa: E402
+from kernels import median_and_fast, onto_zeros, planned, sweep_options, sweep_target  # noqa: E402
 from machine import print_machine  # noqa: E402
 
 from schedgen.ir.isolated import apply_isolated_to  # noqa: E402
-from schedgen.model.target import host_target  # noqa: E402
 
 PAUSE_S = 0.3  # longer than KMP_BLOCKTIME's 200 ms
 SIZES = ["256x256x256", "512x512x512", "1024x1024x1024", "1000x1000x1000", "2048x2048x2048",
@@ -114,7 +118,7 @@ def main() -> None:
     ap.set_defaults(rounds=10, min_time=0.2)
     args = ap.parse_args()
     peak = print_machine()
-    target = host_target()
+    target = sweep_target(args.target)
     with tempfile.TemporaryDirectory(prefix="schedgen-sizes-") as tmp:
         cases = []
         for size in args.sizes:
