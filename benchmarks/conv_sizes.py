@@ -63,6 +63,9 @@ SHAPES = {
     "r50_1x1_up": (64, 56, 256, 1, 1, 56),
     # densenet121's 3x3 128 -> 32 (growth rate 32) onto 56x56: an im2col matmul of only 32 rows
     "dn_3x3": (128, 58, 32, 3, 1, 56),
+    # its 1x1 convolutions onto 56x56 (the bottleneck, 4 x 32 channels out) of its first and last dense layer
+    "dn_1x1_64": (64, 56, 128, 1, 1, 56),
+    "dn_1x1_224": (224, 56, 128, 1, 1, 56),
 }
 
 _TORCH = """

@@ -472,8 +472,9 @@ def test_the_last_pixel_of_a_7x7_convolution_is_dot_products_in_the_last_panels_
     lanes along the 288 input taps, summed across the lanes after the loop
     (512x49x4608: 1.38 -> 1.15 ms). It shares the last panel's row loop,
     so that it reads each row tile of the filters while that panel's outer
-    products have it in L1 (1.17 -> 1.10 ms), with its panel copied (512
-    filters: 16 row tiles a core) or not (32).
+    products have it in L1 (1.17 -> 1.10 ms), 16 row tiles a core (512
+    filters) or one (32). The im2col copy's chunk is read in place, its
+    lines within L1 as they lie (cpu_levels._panel_lines_bytes).
 
     In the applied IR every FMA is 16 wide; 16 reductions across 16 lanes,
     free to reassociate, sum the column's rows, each in a loop that also
@@ -483,7 +484,7 @@ def test_the_last_pixel_of_a_7x7_convolution_is_dot_products_in_the_last_panels_
     (k,) = p.kernels
     assert k.panel_sizes == [0, 0, 16] and k.row_sizes == [0, 16, 0], (k.panel_sizes, k.row_sizes)
     assert k.dot_column and k.dot_column.at == 48 and k.remainder(k.panel_sizes) is None, k.dot_column
-    assert (k.packed_operand is not None) == (filters == 512), k.packed_operand
+    assert k.packed_operand is None, k.packed_operand
     module = parse(applied_and_compared(payload, p, threads))
     widths = {ir.VectorType(op.results[0].type).shape[-1] for op in ops(module) if op.name == "vector.fma"}
     assert widths == {16}, widths

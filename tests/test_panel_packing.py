@@ -150,3 +150,37 @@ def test_few_row_tiles_copy_a_panel_whose_rows_share_few_l2_sets(n: int, target:
     assert panels > 1 and allocs == [[panels, 512, 16]], "no buffer per panel"
     assert (step, reads) == (rows, rows * jam) and jam > 1
     assert_runs_as_untransformed(path, transformed)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_im2col_tile_of_a_short_reduction_is_read_in_place_from_the_init_in_registers(
+        threads: int, tmp_path: Path) -> None:
+    """A 1x1 convolution 64 -> 256 onto 32x32 (resnet50's expansions, on a
+    smaller plane) as an im2col copy and a matmul: the copy, computed in the
+    matmul's forall tiles, writes a buffer of the tile's own, its rows the
+    tile's width. A panel of its 64 rows takes 8 KiB where it lies, so it is
+    not copied again (16 row tiles read it: MIN_PANEL_REUSE), and without
+    the copy the accumulators start from the fill in registers. In the
+    applied IR the parallel loop allocates the copy's tile alone, no packed
+    panels, and writes no vector of zeros (no tile of the fill for the
+    accumulators to read back); the numbers match on 1 and 2 threads."""
+    from ir_helpers import applied_and_compared, nchw_conv_text
+
+    path = tmp_path / "up.mlir"
+    path.write_text(nchw_conv_text("up", "1x64x32x32", "256x64x1x1", "1x256x32x32"))
+    loaded = load_payload(path, cpu=True)
+    target = CPU_PRESETS["cpu-avx512"]
+    p = plan(loaded, target.model_copy(update={"cpu": target.cpu.model_copy(update={"parallel_min_ms": 0.0})}))
+    (kernel,) = p.kernels
+    (nest,) = p.nests
+    (copy,) = [o.index for o in loaded.ops if o.index_grains]
+    assert copy in [o.index for o in nest.producers] and kernel.packed_operand is None, kernel
+    assert [loaded.ops[i].name for i in kernel.inits] == ["linalg.fill"], kernel
+    assert kernel.extents[1] // kernel.row_sizes[1] >= 16, kernel  # enough row tiles that a copy would pay
+    module = parse(applied_and_compared(path, p, threads))
+    (par,) = [op for op in ops(module) if op.name == "scf.parallel"]
+    allocs = [list(ir.MemRefType(op.results[0].type).shape) for op in ops(par) if op.name == "memref.alloc"]
+    assert allocs == [[1, 64, nest.tile_sizes[2]]], allocs
+    zeros = [w for w in ops(par) if w.name == "vector.transfer_write"
+             and isinstance(w.operands[0], ir.OpResult) and w.operands[0].owner.name == "arith.constant"]
+    assert not zeros, [str(w) for w in zeros]

@@ -10,7 +10,8 @@ and classified:
     x  axes a view-like op moves (transpose, pack / unpack)
     y  parallel axes of elementwise, broadcast and contraction ops
     r  reduction axes
-    n  axes that may not be split (none of schedgen's ops has one yet)
+    n  axes that may not be split (a producer's dim that an im2col copy
+       reads whole in every tile of one of its own dims: INNER)
 
 written `(x)(y)(r)`, e.g. `()(z0,z1)()` for an elementwise op. Merging two
 ops' groups first unions their n groups and removes those axes elsewhere,
@@ -34,7 +35,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from schedgen.model.payload import Payload, TileableOp
+from schedgen.model.payload import Operand, Payload, TileableOp
 
 
 @dataclass(frozen=True)
@@ -121,18 +122,30 @@ def _is_transpose(op: TileableOp) -> bool:
         and all(e is not None and e.as_dim() is not None for e in ins[0].exprs)
 
 
+# The name of an axis's inner part (`z2` + INNER): a producer's dim that a gather reads through a mod of one
+# of its own dims (an im2col copy's `p mod 56` of a 1x1 convolution's input row), whole in every tile of
+# that dim (tiles are multiples of the mod's divisor, TileableOp.index_grains), so never split.
+INNER = ".in"
+
+
 def op_groups(op: TileableOp, axes: list[str]) -> AxisGroups:
-    """One op's groups; `axes[d]` names its loop dim d."""
+    """One op's groups; `axes[d]` names its loop dim d (inner parts of an
+    axis are n: never split)."""
+    inner = tuple(a for a in axes if a.endswith(INNER))
     par = tuple(axes[d] for d in op.parallel_dims())
     red = tuple(axes[d] for d in op.reduction_dims())
     if op.name in ("linalg.pack", "linalg.unpack"):
-        return AxisGroups(x=par)
-    if _is_transpose(op):
+        groups = AxisGroups(x=par)
+    elif _is_transpose(op):
         ins = next(o for o in op.operands if not o.is_init)
         moved = {k for k, e in enumerate(ins.exprs or ()) if e is not None and e.as_dim() != k}
-        return AxisGroups(x=tuple(axes[d] for d in sorted(moved)),
-                          y=tuple(axes[d] for d in range(len(axes)) if d not in moved))
-    return AxisGroups(y=par, r=red)
+        groups = AxisGroups(x=tuple(axes[d] for d in sorted(moved)),
+                            y=tuple(axes[d] for d in range(len(axes)) if d not in moved))
+    else:
+        groups = AxisGroups(y=par, r=red)
+    if not inner:
+        return groups
+    return AxisGroups(*(tuple(a for a in getattr(groups, k) if a not in inner) for k in ("x", "y", "r")), n=inner)
 
 
 class AxisMap:
@@ -160,6 +173,8 @@ class AxisMap:
                         for t in tensors:
                             self._union(f"op{op.index}.d{u}", f"{t}[{k}]")
         self.edges: dict[int, list[tuple[int, tuple[tuple[int, int], ...]]]] = {op.index: [] for op in payload.ops}
+        # (producer, loop dim) -> (consumer, loop dim): the inner part of a consumer's dim (_split_pairs)
+        self.inner: dict[tuple[int, int], tuple[int, int]] = {}
         for op in payload.ops:
             for operand in op.operands:
                 if operand.value.kind != "op" or operand.exprs is None:
@@ -168,9 +183,14 @@ class AxisMap:
                 pairs = tuple((e.as_dim(), written[k]) for k, e in enumerate(operand.exprs)
                               if e is not None and e.as_dim() is not None and k < len(written)
                               and written[k] is not None)
+                inner = _split_pairs(operand, payload.ops[operand.value.index].results[operand.value.result].shape,
+                                     written)
+                pairs += tuple((d, outer) for d, outer, _ in inner)
                 if pairs:
                     self.edges[op.index].append((operand.value.index, pairs))
                     self.edges[operand.value.index].append((op.index, tuple((b, a) for a, b in pairs)))
+                for d, _, dim in inner:  # the producer's inner dim: its name is the outer one's + INNER
+                    self.inner[(operand.value.index, dim)] = (op.index, d)
 
     def find(self, a: str) -> str:
         while self.parent.get(a, a) != a:
@@ -182,6 +202,27 @@ class AxisMap:
         if a != b:  # loop-dim names represent their class
             lo, hi = sorted((a, b), key=lambda n: (not n.startswith("op") or "[" in n, n))
             self.parent[hi] = lo
+
+
+def _split_pairs(operand: Operand, shape: tuple[int, ...],
+                 written: list[int | None]) -> list[tuple[int, int, int]]:
+    """Where `operand` reads two dims of a producer's result (of `shape`,
+    written by the producer's loop dims `written`) as `d floordiv G` and
+    `d mod G` of one of its own loop dims d, the inner dim G long (an im2col
+    copy of a 1x1 convolution reads an input row whole per G pixels): (d,
+    the producer's outer loop dim, its inner one) for each. Tiles of d in
+    multiples of G read whole rows, a slice of the outer dim alone."""
+    found = []
+    trees = operand.trees
+    for k, tree in enumerate(trees):
+        if tree is None or tree[0] != "//" or tree[1][0] != "d":
+            continue
+        d, g = tree[1][1], tree[2]
+        for j, other in enumerate(trees):
+            if other == ("%", ("d", d), g) and j < len(shape) and shape[j] == g and j < len(written) \
+                    and k < len(written) and written[k] is not None and written[j] is not None:
+                found.append((d, written[k], written[j]))
+    return found
 
 
 def _result_dims(op: TileableOp, result: int) -> list[int | None]:
@@ -230,6 +271,10 @@ class NestAxes:
                     known: dict[int, str] = {}
                     for dx, dy in pairs:
                         known.setdefault(dy, self._named[x][dx])
+                    for dy in range(len(self.payload.ops[y].domain)):
+                        link = self.map.inner.get((y, dy))
+                        if link is not None and link[0] == x:
+                            known.setdefault(dy, self._named[x][link[1]] + INNER)
                     self._name(y, known)
                     self._queue.append(y)
         if idx not in self._named:

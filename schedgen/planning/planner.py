@@ -19,6 +19,7 @@ from dataclasses import replace
 from math import lcm, prod
 
 from schedgen.analysis.axis_groups import (
+    INNER,
     AxisGroups,
     AxisMap,
     MergeError,
@@ -374,7 +375,8 @@ class _Nest:
                    if k[0] == "r" and sizes.get(k, n) < n}
         tiled = self.tiled(members, sizes) if chunked else None
         return tiled is None or all(
-            panel_bytes(self.payload.ops[i], [t.size for t in tiled.inner(i)], self.cpu) <= self.cpu.l1_bytes // 2
+            panel_bytes(self.payload.ops[i], [t.size for t in tiled.inner(i)], self.cpu, members)
+            <= self.cpu.l1_bytes // 2
             for i in chunked & members)
 
     def keeps_order(self, sizes: Sizes) -> bool:
@@ -1069,7 +1071,8 @@ def _principal_order(payload: Payload, root: int, groups: list[FuseGroup], requi
         return None
     names = NestAxes(payload, root, axis_map).names(principal)
     p = payload.ops[principal]
-    order = [int(names[d][1:]) for d in p.parallel_dims() if names[d].startswith("z")]
+    order = [int(names[d][1:]) for d in p.parallel_dims()
+             if names[d].startswith("z") and not names[d].endswith(INNER)]
     root_par = set(payload.ops[root].parallel_dims())
     return [d for d in order if d in root_par]
 
@@ -1432,6 +1435,8 @@ def _grow(payload: Payload, root: TileableOp, members: frozenset[int], taken: _P
                 merged = axes.merged_with(idx)
             except MergeError as exc:
                 reason = f"axis groups do not merge: {exc}"
+            else:
+                reason = _inner_refusal(payload, root, cand, axes.names(idx), fit) if merged.n else None
         if reason is None and isinstance(fit, _MinimalProbe):
             assert merged is not None
             reason = fit.try_add(idx, members, merged, axes.names(idx))
@@ -1449,6 +1454,44 @@ def _grow(payload: Payload, root: TileableOp, members: frozenset[int], taken: _P
                 seen.add(p.index)
                 heapq.heappush(heap, (-p.index, p.index))
     return members
+
+
+# A producer read through an im2col copy's row split (AxisGroups.n) joins a contraction's nest only where the
+# contraction's weights take at most 1 / INNER_WEIGHTS_SHARE of the budget: the nest is then tiled along the
+# plane alone (the producer has no output-channel axis), and each tile reads the weights again. densenet121's
+# 1x1 convolutions (128 x 224 weights) gain 1% so; regnet_x_400mf's 400 x 400 ones on 7x7 planes went from
+# 1.2 to 4.7 MB moved.
+INNER_WEIGHTS_SHARE = 4
+
+
+def _inner_refusal(payload: Payload, root: TileableOp, producer: TileableOp, names: list[str], fit) -> str | None:
+    """Why `producer`, whose rows the nest reads whole (through a gather's
+    `p floordiv w`, `p mod w`; `names`: its axes), may not join the nest of
+    `root` (`fit` as in _grow), or None. Its tiles of the plane are then
+    whole rows, which on a CPU must also be whole vectors with a tile for
+    every core: mobilenet_v2's 14x14 planes went in halves of 98 pixels,
+    panels of 32 a quarter empty."""
+    nest = fit.nest if isinstance(fit, _MinimalProbe) else None
+    if not is_multiply_accumulate(root):
+        return "read through an im2col copy's rows: only the nest of the contraction that reads the copy takes it"
+    if nest is None:
+        return "read through an im2col copy's rows: taken under max-producers only (it pins the nest's tiles)"
+    weights = sum(prod(o.shape) * o.element_bytes for o in root.operands
+                  if not o.is_init and o.value.kind != "op")
+    if weights * INNER_WEIGHTS_SHARE > nest.budget:
+        return (f"read through an im2col copy's rows, it would keep the nest to tiles of the plane, each "
+                f"reading op{root.index}'s {weights} bytes of weights again")
+    if nest.cpu is None:
+        return None
+    for d, name in enumerate(names):
+        if not name.endswith(INNER):
+            continue
+        plane = root.domain[int(name[1:-len(INNER)])]
+        grain = lcm(producer.domain[d], nest.cpu.lanes(producer.results[0].element_bytes))
+        if not any(t % grain == 0 and even_shares(plane // t, nest.cpu.cores) for t in divisors(plane)):
+            return (f"read through an im2col copy's rows, it would keep the nest to tiles of whole rows of "
+                    f"{producer.domain[d]} pixels, which no tile of whole vectors for every core is")
+    return None
 
 
 def _join_group(payload: Payload, root: TileableOp, members: frozenset[int], idx: int, taken: _Placed,

@@ -119,7 +119,8 @@ def row_order(payload: Payload, root_index: int, tiles: dict[int, list[DimTile]]
         whole = [payload.ops[i].domain[j] if _loops([x]) & {("d", d) for d in rows} else x.size
                  for j, x in enumerate(t)]
         # the nest's root computes nothing in its kernel's tiles (it is the last op of the nest)
-        if copied_panel(payload.ops[i], [x.size for x in t], cpu, whole, own_root=i == root_index) == k:
+        if copied_panel(payload.ops[i], [x.size for x in t], cpu, whole, own_root=i == root_index,
+                        nest_ops=frozenset(tiles)) == k:
             copied.append((i, k, rows))
     if len(copied) != 1:
         return None
