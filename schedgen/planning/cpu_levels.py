@@ -1462,7 +1462,12 @@ def _panel_lines_bytes(op: TileableOp, k: int, ext: list[int], nr: int) -> int:
     o = op.operands[k]
     rows = prod(ext[d] for e in o.exprs or () if e is not None and (d := e.as_dim()) is not None
                 and op.iterators[d] != "parallel")
-    return rows * -(-nr * o.element_bytes // LINE_BYTES) * LINE_BYTES
+    return rows * _row_lines(o, nr) * LINE_BYTES
+
+
+def _row_lines(operand: Operand, nr: int) -> int:
+    """The cache lines of one panel row of `operand`, nr elements wide."""
+    return max(1, -(-nr * operand.element_bytes // LINE_BYTES))
 
 
 # Kernel rows from which a panel whose rows evict each other from L2 is read in place all the same: the
@@ -1499,7 +1504,7 @@ def _evicts_itself(op: TileableOp, k: int, ext: list[int], nr: int, cache_bytes:
         return False
     sets = max(1, cache_bytes // ways // LINE_BYTES)
     used_sets = sets // gcd(stride_lines, sets)
-    lines = ext[dims[at]] * max(1, -(-nr * o.element_bytes // LINE_BYTES))
+    lines = ext[dims[at]] * _row_lines(o, nr)
     return lines > used_sets * ways
 
 
