@@ -11,6 +11,7 @@ import numpy as np
 
 from schedgen.errors import ExecutionError, one_line
 from schedgen.model.openmp import runtime_library
+from schedgen.run.int_abs import expand_int_abs
 from schedgen.run.math_approx import approximate_math
 from schedgen.run.scalar_transfers import scalar_transfers
 from schedgen.run.strided_copies import vectorize_strided_copies
@@ -294,6 +295,7 @@ def lower(module: Any, threads: int = 1) -> None:
         passmanager.PassManager.parse(f"builtin.module({','.join(to_loops)})").run(module.operation)
         widen_i1_memory(module)
         bf16 = widen_half_reductions(module)
+        expand_int_abs(module)  # n-D math.absi, which MathToLLVM leaves (schedgen.run.int_abs)
         approximate_math(module)  # vector expf/erff/tanhf calls -> polynomial (schedgen.run.math_approx)
         to_llvm = (_BF16 if bf16 else ()) + _TO_LLVM
         if openmp_library(threads) is not None:  # omp ops stay, on LLVM types (the JIT translates them)
