@@ -341,6 +341,78 @@ def densenet_block():
     """densenet121's first dense block: six layers, each bn-relu-1x1-bn-relu-3x3 and a concat."""
     return _vision(43, lambda tv: tv.densenet121().features.denseblock1, (1, 64, 56, 56))
 
+
+# -- models added in session 80: torchvision, timm and transformers models nobody shaped schedgen for ----------
+
+def regnet_y_model():
+    return _vision(60, lambda tv: tv.regnet_y_400mf(), (1, 3, 224, 224))
+
+
+def mnasnet_model():
+    return _vision(61, lambda tv: tv.mnasnet0_5(), (1, 3, 224, 224))
+
+
+def densenet121_model():
+    return _vision(62, lambda tv: tv.densenet121(), (1, 3, 224, 224))
+
+
+def _timm(seed: int, name: str, shape: tuple[int, ...]) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """timm's `name`, random-init, with real batch-norm statistics where it has any."""
+    import timm
+
+    _seeded(seed)
+    module = timm.create_model(name, pretrained=False).eval()
+    _randomize_bn(module)
+    return module, (torch.randn(*shape),)
+
+
+def mixer_model():
+    return _timm(64, "mixer_s16_224", (1, 3, 224, 224))
+
+
+def convnext_atto_model():
+    return _timm(65, "convnext_atto", (1, 3, 224, 224))
+
+
+def mobilevit_model():
+    return _timm(66, "mobilevit_xxs", (1, 3, 256, 256))
+
+
+class _Hidden(nn.Module):
+    """An encoder's last hidden state alone."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x).last_hidden_state
+
+
+def whisper_model():
+    """A 1-layer Whisper encoder on 40 mel bins x 200 frames: two 1-D convolutions (the second of stride 2),
+    GELU, sinusoidal positions, attention."""
+    from transformers import WhisperConfig
+    from transformers.models.whisper.modeling_whisper import WhisperEncoder
+
+    _seeded(50)
+    config = WhisperConfig(d_model=128, encoder_layers=1, encoder_attention_heads=4, encoder_ffn_dim=512,
+                           num_mel_bins=40, max_source_positions=100, attn_implementation="eager")
+    return _Hidden(WhisperEncoder(config).eval()), (torch.randn(1, 40, 200),)
+
+
+def t5_model():
+    """A 1-layer T5 encoder on token ids (d_model 128, 4 heads): RMS norm, relative-position buckets
+    (integer |j - i| and logs), ReLU feed-forward."""
+    from transformers import T5Config, T5EncoderModel
+
+    _seeded(51)
+    config = T5Config(vocab_size=1000, d_model=128, d_kv=32, d_ff=512, num_layers=1, num_heads=4)
+    model = _persistent(T5EncoderModel(config).eval())
+    ids = torch.randint(0, 1000, (1, 32), generator=torch.Generator().manual_seed(51))
+    return _Encoder(model), (ids,)
+
+
 CASES = [
     Case("resnet_block", "torchvision resnet BasicBlock(64, 64), 1x64x28x28", resnet_block),
     Case("resnet_down_block", "torchvision resnet18 layer2[0] (stride 2, 1x1 downsample), 1x64x28x28",
@@ -383,6 +455,22 @@ CASES = [
          densenet_block, whole_model=True),
     Case("resnet50_layer1_256", "torchvision resnet50 layer1 (three bottlenecks) at a 256x256 image's size, "
          "1x64x64x64", resnet50_layer1_256, whole_model=True),
+    Case("regnet_y_400mf", "torchvision regnet_y_400mf (grouped convolutions, squeeze-excite), 1x3x224x224",
+         regnet_y_model, whole_model=True),
+    Case("mnasnet0_5", "torchvision mnasnet0_5 (depthwise 3x3 and 5x5), 1x3x224x224", mnasnet_model,
+         whole_model=True),
+    Case("densenet121", "torchvision densenet121 (four dense blocks, 58 concats), 1x3x224x224", densenet121_model,
+         whole_model=True),
+    Case("mixer_s16", "timm mixer_s16_224 (MLP-Mixer: token and channel MLPs, transposes), 1x3x224x224",
+         mixer_model, whole_model=True),
+    Case("convnext_atto", "timm convnext_atto (depthwise 7x7, channels-last layer norms), 1x3x224x224",
+         convnext_atto_model, whole_model=True),
+    Case("mobilevit_xxs", "timm mobilevit_xxs (convolutions, unfolded patches, attention), 1x3x256x256",
+         mobilevit_model, whole_model=True),
+    Case("whisper_1layer", "transformers WhisperEncoder, 1 layer, d_model 128, 40 mel bins x 200 frames",
+         whisper_model, whole_model=True),
+    Case("t5_1layer", "transformers T5EncoderModel, 1 layer, d_model 128, 4 heads, 32 token ids", t5_model,
+         whole_model=True),
 ]
 
 
