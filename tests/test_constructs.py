@@ -264,7 +264,8 @@ def test_normalization_run_twice_changes_nothing(payload: Path):
         fn = select_function(module, str(payload), None)
         # A payload that needs no step gets them all: twice, too, they must change nothing the second time.
         # With the CPU targets' pad and transpose steps, matched as the schedule matches them (on the payload
-        # as it came). Not img2col: its canonicalization, run again, still folds (resnet_block: a value fewer).
+        # as it came). Not img2col: run again, its canonicalization merges the zero the pad step's fill brought
+        # with an equal constant (resnet_block), which no match sees.
         steps = tuple(s for s in needed_steps(fn.operation, cpu=True) if s != "img2col") \
             or ("decompose", "decompose_concat", "fold_unit_dims")
         matched = img2col_convs(fn.operation), transpose_b_matmuls(fn.operation), placed_pads(fn.operation)
