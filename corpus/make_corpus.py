@@ -357,13 +357,10 @@ def densenet121_model():
 
 
 def _timm(seed: int, name: str, shape: tuple[int, ...]) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
-    """timm's `name`, random-init, with real batch-norm statistics where it has any."""
+    """timm's `name`, random-init, made as _vision makes torchvision's."""
     import timm
 
-    _seeded(seed)
-    module = timm.create_model(name, pretrained=False).eval()
-    _randomize_bn(module)
-    return module, (torch.randn(*shape),)
+    return _vision(seed, lambda _: timm.create_model(name, pretrained=False).eval(), shape)
 
 
 def mixer_model():

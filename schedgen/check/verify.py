@@ -110,7 +110,6 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
     phase("loading the payload")
     loaded = load(payload_path, func, weights=False, cpu=runs_cpu_steps(schedule_path))  # the children parse them
     model = loaded.model
-    opt = _OPT_LEVEL
     with tempfile.TemporaryDirectory(prefix="schedgen-verify-") as tmp:
         transformed = Path(tmp) / "transformed.mlir"
         phase("applying the schedule and measuring the loop nests")
@@ -121,13 +120,13 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
         else:
             inputs = random_inputs(list(model.arg_types), seed)
         phase("executing the original and the transformed payload")
-        expected, got = _execute(payload_path, (Path(schedule_path), transformed), model.func_name, inputs, opt,
+        expected, got = _execute(payload_path, (Path(schedule_path), transformed), model.func_name, inputs,
                                  expected, executed, (_digest(transformed), seed, str(inputs_path)))
         results = _checks(expected, got)
         if any(not r.ok and r.dtype in _HALF for r in results):
             phase("evaluating the payload in f32")
             judge_in_f32(results, (payload_path.read_text(), transformed), model.func_name, inputs, expected, got,
-                         opt)
+                         _OPT_LEVEL)
     phase("")
     return VerifyReport(check=report, seed=seed, results=results,
                         inputs=None if inputs_path is None else str(inputs_path),
@@ -143,7 +142,7 @@ def _digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def _execute(payload: Path, transformed_by: tuple[Path, Path], func: str, inputs: list[np.ndarray], opt: int,
+def _execute(payload: Path, transformed_by: tuple[Path, Path], func: str, inputs: list[np.ndarray],
              expected: list[np.ndarray] | None, executed: dict[tuple[str, int, str], list[np.ndarray]] | None,
              key: tuple[str, int, str]) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The original's outputs (unless given) and the transformed payload's
@@ -152,11 +151,11 @@ def _execute(payload: Path, transformed_by: tuple[Path, Path], func: str, inputs
     transformed (a failure to run that one names the schedule)."""
     schedule, transformed = transformed_by
     with ThreadPoolExecutor(max_workers=2) as pool:
-        want = pool.submit(run_function, payload, func, inputs, opt_level=opt) if expected is None else None
+        want = pool.submit(run_function, payload, func, inputs, opt_level=_OPT_LEVEL) if expected is None else None
         got = executed.get(key) if executed is not None else None
         if got is None:
             try:
-                got = run_function(transformed, func, inputs, opt_level=opt)
+                got = run_function(transformed, func, inputs, opt_level=_OPT_LEVEL)
             except ExecutionError as exc:
                 raise not_executable(schedule, transformed, exc.message) from None
         if executed is not None:
