@@ -111,7 +111,7 @@ def _producer_steps(n: LoopNest, loop: str) -> tuple[list[dict], list[dict]]:
         steps.append({"op": p.index, "var": fresh[p.index]["var"] if p.index in fresh else _var(p.index),
                       "label": f"op{p.index}", "fused": f"n{n.id}_op{p.index}",
                       "into": loop if k == 0 else f"n{n.id}_loop{k}", "loop": f"n{n.id}_loop{k + 1}",
-                      "cse": p.index in n.cse_before})
+                      "cse": p.index in n.cse_before, "cse_after": p.index in n.cse_after})
     return steps, list(fresh.values())
 
 

@@ -112,6 +112,8 @@ class LoopNest(BaseModel):
     loop_into: int | None = None
     reuse_dest: list[int] = []  # consumers fused with reuse_producer_dest (no full write of the root's result)
     cse_before: list[int] = []  # producers read by several nest ops: their slices are merged first
+    # Of those, the rank-0 ones: read whole (no slice to merge), fusion clones one per read; CSE merges the clones.
+    cse_after: list[int] = []
     recomputed: list[Recompute] = []  # producers also computed in other nests (they read no tensor)
     # Several nest ops read one tile of an outside tensor: the schedule merges their slices (one
     # transfer, as the footprint and traffic count it) once the nest is built (memory targets).

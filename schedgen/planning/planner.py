@@ -1638,7 +1638,7 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
         notes.append(Note(kind=NoteKind.PARTIAL_TILES, text=f"partial tiles: {', '.join(partial)}; the last tile "
                           "holds the remainder, within the full tile's footprint (divisors would move more bytes, "
                           "or leave the tiles small)"))
-    producer_refs, cse_before = _producer_refs(payload, root.index, members - nest.in_loop)
+    producer_refs, cse_before, cse_after = _producer_refs(payload, root.index, members - nest.in_loop)
     recomputed = _recomputed(payload, members - nest.in_loop, root.index, nest.consumers)
     for r in recomputed:
         others = ", ".join(describe_use(payload, u) for u in sorted(outside_users(payload.ops[r.op], members),
@@ -1657,6 +1657,7 @@ def _loop_nest(payload: Payload, nest: _Nest, members: frozenset[int], sizes: Si
     return LoopNest(id=nest_id, root=op_ref(root), loop_kind=nest.loop_kind if par else "scf.for",
                     driven="producer" if nest.consumers else "consumer", axis_groups=groups,
                     dims_order=dims_order, tile_sizes=tile_sizes, producers=producer_refs, cse_before=cse_before,
+                    cse_after=cse_after,
                     forall_tiles=prod(tile_count(n, s or n) for s, n in zip(tile_sizes, root.domain)),
                     consumers=consumer_refs, reuse_dest=reuse_dest, recomputed=recomputed,
                     loop_producers=[op_ref(payload.ops[i]) for i in sorted(nest.in_loop, reverse=True)],
@@ -1671,13 +1672,16 @@ def _forall_sizes(root: TileableOp, root_tiles: tuple[int, ...]) -> list[int]:
     return [s if d in tiled else 0 for d, s in enumerate(root_tiles)]
 
 
-def _producer_refs(payload: Payload, root: int, members: frozenset[int]) -> tuple[list[OpRef], list[int]]:
-    """Fused producers in fusion order (consumers first), and those to merge
-    by CSE first: several reads of one producer are separate slices until
-    CSE merges them; fused before that, it would be fused for the first read
-    only and stay whole for the others."""
+def _producer_refs(payload: Payload, root: int, members: frozenset[int]) -> tuple[list[OpRef], list[int], list[int]]:
+    """Fused producers in fusion order (consumers first), those to merge by
+    CSE first, and those to merge by CSE after: several reads of one producer
+    are separate slices until CSE merges them; fused before that, it would be
+    fused for the first read only and stay whole for the others. A rank-0
+    result is read whole, with no slice: fusion clones it once per read
+    (ConvBERT's zero position index, read three times by its unfold)."""
     refs = [op_ref(payload.ops[i]) for i in sorted(members - {root}, reverse=True)]
-    return refs, [p.index for p in refs if len(_reads(payload, p.index, members)) > 1]
+    shared = [p.index for p in refs if len(_reads(payload, p.index, members)) > 1]
+    return refs, shared, [i for i in shared if not payload.ops[i].results[0].shape]
 
 
 def _reads(payload: Payload, producer: int, members: frozenset[int]) -> list[Operand]:
@@ -1786,14 +1790,14 @@ def _two_level_result(payload: Payload, root: TileableOp, target: Target, member
             if a in inner_axes and size < op.domain[k]:
                 inner_tiles.append(ReductionTiling(op=m, op_rank=len(op.domain), dim=k, size=size,
                                                    extent=op.domain[k]))
-    producer_refs, cse_before = _producer_refs(payload, root.index, members)
+    producer_refs, cse_before, cse_after = _producer_refs(payload, root.index, members)
     notes = [Note(kind=NoteKind.TWO_LEVEL, text="two-level nest (seed 004): the group does not fit one loop body with "
                   f"only its y axes tiled ({why}); blocks of " + ", ".join(f"z{d}" for d in outer_dims)
                   + " in parallel, then each op's " + ", ".join(inner_axes) + " dims by its own sequential scf.for; "
                   "values passed between those loops are block-sized tensors in main memory")]
     return LoopNest(id=nest_id, root=op_ref(root), loop_kind="scf.forall", levels=2, axis_groups=str(axes.groups),
                     dims_order=[d for d in outer_dims if tile_sizes[d]], tile_sizes=tile_sizes,
-                    producers=producer_refs, cse_before=cse_before, reduction_tiling=inner_tiles,
+                    producers=producer_refs, cse_before=cse_before, cse_after=cse_after, reduction_tiling=inner_tiles,
                     footprint_bytes=final.total, budget_bytes=target.memory_bytes,
                     footprint_items=[FootprintItem(what=w, shape=list(s), bytes=b) for w, s, b in final.items],
                     notes=notes)

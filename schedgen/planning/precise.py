@@ -363,6 +363,7 @@ class PreciseChecker:
             "consumers": [ops[local[c.index]] for c in nest.consumers],
             "reuse_dest": [local[i] for i in nest.reuse_dest],
             "cse_before": [local[i] for i in nest.cse_before],
+            "cse_after": [local[i] for i in nest.cse_after],
             "recomputed": [],  # the only nest here: its matched handles are fresh
             "reduction_tiling": [r.model_copy(update={"op": local[r.op]}) for r in nest.reduction_tiling],
             "notes": [],
