@@ -410,6 +410,81 @@ def t5_model():
     return _Encoder(model), (ids,)
 
 
+
+# -- models added in session 81: the same, nobody shaped schedgen for them --------------------------------------
+
+class _SegmentationOut(nn.Module):
+    """A torchvision segmentation model's "out" map alone."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)["out"]
+
+
+def lraspp_model():
+    return _vision(70, lambda tv: _SegmentationOut(tv.segmentation.lraspp_mobilenet_v3_large(
+        weights=None, weights_backbone=None, num_classes=21)), (1, 3, 224, 224))
+
+
+def wav2vec2_model():
+    """A 1-layer wav2vec 2.0 on 4000 raw samples: three strided 1-D convolutions (group norm on the
+    first), a grouped positional convolution, attention."""
+    from transformers import Wav2Vec2Config, Wav2Vec2Model
+
+    _seeded(71)
+    config = Wav2Vec2Config(hidden_size=128, num_hidden_layers=1, num_attention_heads=4, intermediate_size=512,
+                            conv_dim=(64, 64, 64), conv_stride=(5, 2, 2), conv_kernel=(10, 3, 3),
+                            num_conv_pos_embeddings=16, num_conv_pos_embedding_groups=4,
+                            feat_extract_norm="group", attn_implementation="eager")
+    return _Hidden(Wav2Vec2Model(config).eval()), (torch.randn(1, 4000),)
+
+
+def _token_ids(seed: int) -> tuple[torch.Tensor]:
+    return (torch.randint(0, 1000, (1, 32), generator=torch.Generator().manual_seed(seed)),)
+
+
+def squeezebert_model():
+    """A 1-layer SqueezeBERT: grouped 1x1 1-D convolutions in place of its Linears."""
+    from transformers import SqueezeBertConfig, SqueezeBertModel
+
+    _seeded(72)
+    config = SqueezeBertConfig(vocab_size=1000, hidden_size=128, embedding_size=128, num_hidden_layers=1,
+                               num_attention_heads=4, intermediate_size=512, q_groups=4, k_groups=4, v_groups=4,
+                               post_attention_groups=4, intermediate_groups=4, output_groups=4)
+    return _Encoder(_persistent(SqueezeBertModel(config).eval())), _token_ids(72)
+
+
+def convbert_model():
+    """A 1-layer ConvBERT: span-based dynamic convolution (a depthwise-separable 1-D convolution, an unfold)
+    beside attention."""
+    from transformers import ConvBertConfig, ConvBertModel
+
+    _seeded(73)
+    config = ConvBertConfig(vocab_size=1000, hidden_size=128, embedding_size=128, num_hidden_layers=1,
+                            num_attention_heads=4, intermediate_size=512, head_ratio=2, conv_kernel_size=9,
+                            attn_implementation="eager")
+    return _Encoder(_persistent(ConvBertModel(config).eval())), _token_ids(73)
+
+
+def poolformer_model():
+    return _timm(74, "poolformer_s12", (1, 3, 224, 224))
+
+
+def levit_model():
+    model, inputs = _timm(75, "levit_128s", (1, 3, 224, 224))
+    return _persistent(model), inputs
+
+
+def ghostnet_model():
+    return _timm(76, "ghostnet_100", (1, 3, 224, 224))
+
+
+def efficientvit_model():
+    return _timm(77, "efficientvit_b0", (1, 3, 224, 224))
+
 CASES = [
     Case("resnet_block", "torchvision resnet BasicBlock(64, 64), 1x64x28x28", resnet_block),
     Case("resnet_down_block", "torchvision resnet18 layer2[0] (stride 2, 1x1 downsample), 1x64x28x28",
@@ -468,6 +543,22 @@ CASES = [
          whisper_model, whole_model=True),
     Case("t5_1layer", "transformers T5EncoderModel, 1 layer, d_model 128, 4 heads, 32 token ids", t5_model,
          whole_model=True),
+    Case("lraspp_mbv3", "torchvision lraspp_mobilenet_v3_large (segmentation: bilinear upsampling), 1x3x224x224",
+         lraspp_model, whole_model=True),
+    Case("wav2vec2_1layer", "transformers Wav2Vec2Model, 1 layer, hidden 128, 4000 samples", wav2vec2_model,
+         whole_model=True),
+    Case("squeezebert_1layer", "transformers SqueezeBertModel, 1 layer, hidden 128, groups 4, 32 token ids",
+         squeezebert_model, whole_model=True),
+    Case("convbert_1layer", "transformers ConvBertModel, 1 layer, hidden 128, kernel 9, 32 token ids",
+         convbert_model, whole_model=True),
+    Case("poolformer_s12", "timm poolformer_s12 (pooling token mixer, group norms), 1x3x224x224", poolformer_model,
+         whole_model=True),
+    Case("levit_128s", "timm levit_128s (attention with bias tables, hardswish), 1x3x224x224", levit_model,
+         whole_model=True),
+    Case("ghostnet_100", "timm ghostnet_100 (ghost modules: cheap depthwise halves, concat), 1x3x224x224",
+         ghostnet_model, whole_model=True),
+    Case("efficientvit_b0", "timm efficientvit_b0 (ReLU linear attention, hardswish), 1x3x224x224",
+         efficientvit_model, whole_model=True),
 ]
 
 
