@@ -90,12 +90,30 @@ def _vector_dims(op: TileableOp, extents: list[int]) -> tuple[int | None, int | 
     row read a vector of its own per FMA from L2 (a MobileNet projection at
     15% of peak, 0.144 ms; 0.046 ms so)."""
     out = [d for d in _output_dims(op) if op.iterators[d] == "parallel"]
+    while len(out) > 1 and op.domain[out[-1]] == 1 and op.domain[out[-2]] > 1 and _sums_channels(op, out[-2]):
+        out.pop()  # a 1-D convolution as 2-D (W by 1: wav2vec2's grouped one): lanes along its H
     v = out[-1] if out else None
     rows = [d for d in reversed(out[:-1]) if extents[d] > 1]
     if v is not None and is_multiply_accumulate(op):
         read = set().union(*[dims for dims in _operand_dims(op) if v in dims])
         rows = [d for d in rows if d not in read] or rows
     return v, (rows[0] if rows else None)
+
+
+def _sums_channels(op: TileableOp, d: int) -> bool:
+    """Whether an input is contiguous along op dim `d` (read plainly or in a
+    window, oh + kh, with only unit dims after it) and indexed by a
+    reduction of more than one element by itself (its channels): rows of
+    output channels then share its loaded vectors. Not a depthwise
+    convolution's input: along its H each row read vectors of its own
+    (ConvBERT's 9-tap one onto 32 tokens: 7% slower); nor a squeeze-excite
+    matrix-vector product's weight, read along its rows."""
+    def along(o) -> bool:
+        at = [i for i, e in enumerate(o.exprs) if e is None or d in dict(e.coeffs)]
+        return bool(at) and all(n == 1 for n in o.shape[at[-1] + 1:])
+    return any(along(o) and any(e is not None and (r := e.as_dim()) is not None and op.iterators[r] == "reduction"
+                                and op.domain[r] > 1 for e in o.exprs)
+               for o in op.operands if not o.is_init and o.exprs)
 
 
 def _operand_dims(op: TileableOp) -> list[set[int]]:
@@ -424,6 +442,8 @@ def _channel_blocked(op: TileableOp, extents: list[int], cpu: CpuInfo, untiled: 
 
 # Grouped NCHW convolutions' dims: (n, g, f, oh, ow, c, kh, kw).
 _GROUPED_NCHW = "linalg.conv_2d_ngchw_gfchw"
+# NCW 1-D convolutions' dims: (n, f, ow, c, kw).
+_NCW = "linalg.conv_1d_ncw_fcw"
 
 # Independent FMA chains that keep both FMA pipes of a core busy (a 4-cycle latency, 2 per cycle).
 FMA_CHAINS = 8
@@ -436,7 +456,8 @@ def _blocked(op: TileableOp, extents: list[int], cpu: CpuInfo, untiled: bool = F
 
 def _group_blocked(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTiling | None:
     """A grouped NCHW convolution strided along its output row (2 * ow +
-    kw: regnet's 3x3 stride-2 ones), which no vectorizer takes there, with
+    kw: regnet's 3x3 stride-2 ones), or an NCW 1-D one (Whisper's and
+    wav2vec2's of stride 2 and 5), which no vectorizer takes there, with
     its output channels packed in blocks of one or two vectors (linalg.pack
     of its filter and result; its input stays): each filter tap of each
     output pixel is then one contiguous block, multiplied by one broadcast
@@ -447,25 +468,33 @@ def _group_blocked(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTil
     2-group one onto 56x56 took 3.9 ms with its pad; so 0.63. Stride 1
     keeps its register kernel along the row, which was faster (0.35
     against 0.41 ms onto 28x28)."""
-    if op.name != _GROUPED_NCHW:
+    if op.name == _GROUPED_NCHW:
+        f, ow = 2, 4
+    elif op.name == _NCW:
+        f, ow = 1, 2
+    else:
         return None
-    f, ow = 2, 4  # (n, g, f, oh, ow, c, kh, kw)
     steps = _row_index(op, ow)
     lanes = cpu.lanes(_element_bytes(op))
     if steps is None or steps[ow] == 1 or extents[f] % lanes:
         return None
     vecs, pixels = _pixel_block(extents[f] // lanes, extents[ow], cpu)
     block = vecs * lanes
-    reg = [0, 1, 1, 1, pixels, 0, 0, 0, 0]  # the packed op: (n, g, f blocks, oh, ow, c, kh, kw, block lanes)
-    columns = _largest_divisor(extents[ow], lanes)  # the result's unpack: transposes of columns x block
     rank = len(extents)
+    # the packed op: the dims with f in blocks, the block's lanes appended; a pixel's tile is one block
+    reg = [0 if d == 0 or op.iterators[d] == "reduction" else 1 for d in range(rank)] + [0]
+    reg[ow] = pixels
+    columns = _largest_divisor(extents[ow], lanes)  # the result's unpack: transposes of columns x block
     order = [d for d in range(rank) if d != ow] + [ow, rank]  # the block's lanes stay last
+    outer = [0] + [1] * (ow - 1)  # the packed init's tiles ahead of the row: (g,) f blocks (, oh)
     return InnerTiling(op=op.index, rank=rank, extents=extents, register_sizes=reg, kind="contraction",
                        pack_sizes=[block if d == f else 0 for d in range(rank)], unroll=pixels,
                        unroll_interchange=order,
                        unroll_sizes=[1 if d == ow or d in op.reduction_dims() else 0 for d in order],
-                       accumulators=pixels * vecs, init_sizes=[0, 1, 1, 1, columns], row_sizes=[0, 1, 0, 1, columns],
-                       filter_sizes=[1, 1, 1, 0, 0])  # the packed filter: (g, f blocks, c, kh, kw, block lanes)
+                       accumulators=pixels * vecs, init_sizes=outer + [columns],
+                       row_sizes=[0 if d in (0, f) else 1 for d in range(ow)] + [columns],
+                       # the packed filter: ((g,) f blocks, c, taps, block lanes), one input channel at a time
+                       filter_sizes=[1] * (f - 1) + [1, 1] + [0] * (rank - ow - 2))
 
 
 def _pixel_block(vectors: int, width: int, cpu: CpuInfo) -> tuple[int, int]:
