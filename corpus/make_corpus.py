@@ -72,6 +72,11 @@ def _seeded(seed: int = 0) -> None:
     np.random.seed(seed)
 
 
+def _token_ids(seed: int) -> torch.Tensor:
+    """32 token ids of a 1000-word vocabulary, from a generator of their own."""
+    return torch.randint(0, 1000, (1, 32), generator=torch.Generator().manual_seed(seed))
+
+
 # -- CNN blocks ------------------------------------------------------------------
 
 def _vision(seed: int, make: Callable, shape: tuple[int, ...]) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
@@ -214,7 +219,7 @@ def gpt2_model():
 
     _seeded(11)
     model = GPT2LMHeadModel(_gpt2_config(1)).eval()
-    ids = torch.randint(0, 1000, (1, 32), generator=torch.Generator().manual_seed(11))
+    ids = _token_ids(11)
     return _CausalLM(model), (ids, torch.ones(1, 32, dtype=torch.int64))
 
 
@@ -249,7 +254,7 @@ def bert_model():
 
     _seeded(13)
     model = _persistent(BertModel(_bert_config(1), add_pooling_layer=False).eval())
-    ids = torch.randint(0, 1000, (1, 32), generator=torch.Generator().manual_seed(13))
+    ids = _token_ids(13)
     return _Encoder(model), (ids,)
 
 
@@ -281,7 +286,7 @@ def distilbert_model():
                               max_position_embeddings=64, attn_implementation="eager", dropout=0.0,
                               attention_dropout=0.0)
     model = _persistent(DistilBertModel(config).eval())
-    ids = torch.randint(0, 1000, (1, 32), generator=torch.Generator().manual_seed(21))
+    ids = _token_ids(21)
     return _Encoder(model), (ids,)
 
 
@@ -317,7 +322,7 @@ def llama_model():
                          num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64,
                          attn_implementation="eager")
     model = _persistent(LlamaModel(config).eval())
-    ids = torch.randint(0, 1000, (1, 32), generator=torch.Generator().manual_seed(40))
+    ids = _token_ids(40)
     return _Encoder(model), (ids,)
 
 
@@ -406,7 +411,7 @@ def t5_model():
     _seeded(51)
     config = T5Config(vocab_size=1000, d_model=128, d_kv=32, d_ff=512, num_layers=1, num_heads=4)
     model = _persistent(T5EncoderModel(config).eval())
-    ids = torch.randint(0, 1000, (1, 32), generator=torch.Generator().manual_seed(51))
+    ids = _token_ids(51)
     return _Encoder(model), (ids,)
 
 
@@ -442,10 +447,6 @@ def wav2vec2_model():
     return _Hidden(Wav2Vec2Model(config).eval()), (torch.randn(1, 4000),)
 
 
-def _token_ids(seed: int) -> tuple[torch.Tensor]:
-    return (torch.randint(0, 1000, (1, 32), generator=torch.Generator().manual_seed(seed)),)
-
-
 def squeezebert_model():
     """A 1-layer SqueezeBERT: grouped 1x1 1-D convolutions in place of its Linears."""
     from transformers import SqueezeBertConfig, SqueezeBertModel
@@ -454,7 +455,7 @@ def squeezebert_model():
     config = SqueezeBertConfig(vocab_size=1000, hidden_size=128, embedding_size=128, num_hidden_layers=1,
                                num_attention_heads=4, intermediate_size=512, q_groups=4, k_groups=4, v_groups=4,
                                post_attention_groups=4, intermediate_groups=4, output_groups=4)
-    return _Encoder(_persistent(SqueezeBertModel(config).eval())), _token_ids(72)
+    return _Encoder(_persistent(SqueezeBertModel(config).eval())), (_token_ids(72),)
 
 
 def convbert_model():
@@ -466,7 +467,7 @@ def convbert_model():
     config = ConvBertConfig(vocab_size=1000, hidden_size=128, embedding_size=128, num_hidden_layers=1,
                             num_attention_heads=4, intermediate_size=512, head_ratio=2, conv_kernel_size=9,
                             attn_implementation="eager")
-    return _Encoder(_persistent(ConvBertModel(config).eval())), _token_ids(73)
+    return _Encoder(_persistent(ConvBertModel(config).eval())), (_token_ids(73),)
 
 
 def poolformer_model():
