@@ -163,7 +163,7 @@ def _randomize_bn(m: nn.Module) -> None:
     statistics so the folded scale and shift matter."""
     g = torch.Generator().manual_seed(7)
     for bn in m.modules():
-        if isinstance(bn, nn.BatchNorm2d):
+        if isinstance(bn, (nn.BatchNorm2d, nn.BatchNorm3d)):
             n = bn.num_features
             bn.running_mean.copy_(torch.rand(n, generator=g) * 0.2 - 0.1)
             bn.running_var.copy_(torch.rand(n, generator=g) * 0.5 + 0.75)
@@ -486,6 +486,76 @@ def ghostnet_model():
 def efficientvit_model():
     return _timm(77, "efficientvit_b0", (1, 3, 224, 224))
 
+
+# -- models added in session 82: the same, nobody shaped schedgen for them --------------------------------------
+
+def r3d_model():
+    """torchvision's video ResNet (3-D convolutions throughout) on an 8-frame 56x56 clip."""
+    return _vision(80, lambda tv: tv.video.r3d_18(), (1, 3, 8, 56, 56))
+
+
+def nf_regnet_model():
+    return _timm(81, "nf_regnet_b0", (1, 3, 224, 224))
+
+
+def mixnet_model():
+    return _timm(82, "mixnet_s", (1, 3, 224, 224))
+
+
+def skresnet_model():
+    return _timm(83, "skresnet18", (1, 3, 224, 224))
+
+
+def deberta_model():
+    """A 1-layer DeBERTa-v2 encoder: disentangled attention (content-to-position and back) over log-bucketed
+    relative positions."""
+    from transformers import DebertaV2Config, DebertaV2Model
+
+    _seeded(84)
+    config = DebertaV2Config(vocab_size=1000, hidden_size=128, num_hidden_layers=1, num_attention_heads=4,
+                             intermediate_size=512, max_position_embeddings=64, relative_attention=True,
+                             position_buckets=16, max_relative_positions=64, pos_att_type=["p2c", "c2p"],
+                             norm_rel_ebd="layer_norm", share_att_key=True)
+    return _Encoder(_persistent(DebertaV2Model(config).eval())), (_token_ids(84),)
+
+
+def segformer_model():
+    """A SegFormer encoder (MiT-b0's widths, one block per stage) on a 128x128 image: overlapping strided patch
+    convolutions, attention over keys reduced by strided convolutions, Mix-FFN's depthwise convolution."""
+    from transformers import SegformerConfig, SegformerModel
+
+    _seeded(86)
+    config = SegformerConfig(depths=[1, 1, 1, 1], sr_ratios=[8, 4, 2, 1], hidden_sizes=[32, 64, 160, 256],
+                             num_attention_heads=[1, 2, 5, 8], mlp_ratios=[4, 4, 4, 4])
+    return _Hidden(SegformerModel(config).eval()), (torch.randn(1, 3, 128, 128),)
+
+
+def xcit_model():
+    return _timm(87, "xcit_nano_12_p16_224", (1, 3, 224, 224))
+
+
+def gptneox_model():
+    """A 1-layer GPT-NeoX (Pythia's architecture): rotary embeddings on a quarter of each head, attention and
+    MLP in parallel off one residual."""
+    from transformers import GPTNeoXConfig, GPTNeoXModel
+
+    _seeded(88)
+    config = GPTNeoXConfig(vocab_size=1000, hidden_size=128, num_hidden_layers=1, num_attention_heads=4,
+                           intermediate_size=512, rotary_pct=0.25, max_position_embeddings=64,
+                           attn_implementation="eager")
+    model = _persistent(GPTNeoXModel(config).eval())
+    return _CausalLM(model), (_token_ids(88), torch.ones(1, 32, dtype=torch.int64))
+
+
+def mobilebert_model():
+    """A 1-layer MobileBERT (its default widths: 512 in and out of 128-wide bottlenecks, four stacked FFNs,
+    NoNorm's elementwise affine)."""
+    from transformers import MobileBertConfig, MobileBertModel
+
+    _seeded(89)
+    config = MobileBertConfig(vocab_size=1000, num_hidden_layers=1, max_position_embeddings=64)
+    return _Encoder(_persistent(MobileBertModel(config, add_pooling_layer=False).eval())), (_token_ids(89),)
+
 CASES = [
     Case("resnet_block", "torchvision resnet BasicBlock(64, 64), 1x64x28x28", resnet_block),
     Case("resnet_down_block", "torchvision resnet18 layer2[0] (stride 2, 1x1 downsample), 1x64x28x28",
@@ -560,6 +630,23 @@ CASES = [
          ghostnet_model, whole_model=True),
     Case("efficientvit_b0", "timm efficientvit_b0 (ReLU linear attention, hardswish), 1x3x224x224",
          efficientvit_model, whole_model=True),
+    Case("r3d_18", "torchvision video r3d_18 (3-D convolutions), 1x3x8x56x56", r3d_model, whole_model=True),
+    Case("nf_regnet_b0", "timm nf_regnet_b0 (normalizer-free: weights standardized at run time), 1x3x224x224",
+         nf_regnet_model, whole_model=True),
+    Case("mixnet_s", "timm mixnet_s (mixed 3x3-9x9 depthwise kernels over channel splits), 1x3x224x224",
+         mixnet_model, whole_model=True),
+    Case("skresnet18", "timm skresnet18 (selective kernels: softmax over two branches), 1x3x224x224",
+         skresnet_model, whole_model=True),
+    Case("deberta_v2_1layer", "transformers DebertaV2Model, 1 layer, hidden 128, 16 position buckets, "
+         "32 token ids", deberta_model, whole_model=True),
+    Case("segformer_b0", "transformers SegformerModel (MiT-b0 widths, 1 block per stage), 1x3x128x128",
+         segformer_model, whole_model=True),
+    Case("xcit_nano_12_p16", "timm xcit_nano_12_p16_224 (cross-covariance attention, 12 blocks), 1x3x224x224",
+         xcit_model, whole_model=True),
+    Case("gptneox_1layer", "transformers GPTNeoXModel, 1 layer, hidden 128, rotary on 1/4, 32 token ids",
+         gptneox_model, whole_model=True),
+    Case("mobilebert_1layer", "transformers MobileBertModel, 1 layer (default widths), 32 token ids",
+         mobilebert_model, whole_model=True),
 ]
 
 
