@@ -444,6 +444,13 @@ def _channel_blocked(op: TileableOp, extents: list[int], cpu: CpuInfo, untiled: 
 _GROUPED_NCHW = "linalg.conv_2d_ngchw_gfchw"
 # NCW 1-D convolutions' dims: (n, f, ow, c, kw).
 _NCW = "linalg.conv_1d_ncw_fcw"
+# NCHW convolutions' dims: (n, f, oh, ow, c, kh, kw). Strided ones reach the kernels only when dilated too:
+# the img2col step takes the others (upstream's rewrite wants unit dilations).
+_NCHW = "linalg.conv_2d_nchw_fchw"
+# NCDHW 3-D convolutions' dims: (n, f, od, oh, ow, c, kd, kh, kw).
+_NCDHW = "linalg.conv_3d_ncdhw_fcdhw"
+# Per convolution _group_blocked packs: its output channels' dim and its output row's.
+_OUTPUT_CHANNELS_AND_ROW = {_GROUPED_NCHW: (2, 4), _NCW: (1, 2), _NCHW: (1, 3), _NCDHW: (1, 4)}
 
 # Independent FMA chains that keep both FMA pipes of a core busy (a 4-cycle latency, 2 per cycle).
 FMA_CHAINS = 8
@@ -456,8 +463,10 @@ def _blocked(op: TileableOp, extents: list[int], cpu: CpuInfo, untiled: bool = F
 
 def _group_blocked(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTiling | None:
     """A grouped NCHW convolution strided along its output row (2 * ow +
-    kw: regnet's 3x3 stride-2 ones), or an NCW 1-D one (Whisper's and
-    wav2vec2's of stride 2 and 5), which no vectorizer takes there, with
+    kw: regnet's 3x3 stride-2 ones), an NCW 1-D one (Whisper's and
+    wav2vec2's of stride 2 and 5), a dilated NCHW one (skresnet's 3x3
+    dilation-2 stride-2 branch) or an NCDHW 3-D one (r3d's stride-2 stages),
+    which no vectorizer takes there, with
     its output channels packed in blocks of one or two vectors (linalg.pack
     of its filter and result; its input stays): each filter tap of each
     output pixel is then one contiguous block, multiplied by one broadcast
@@ -465,15 +474,14 @@ def _group_blocked(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTil
     vectorizer takes; `unroll` pixels of one output row are unrolled inside
     the reductions (stepped by 1), so that their blocks stay in registers as
     one kernel's accumulators (_pixel_block). Scalar, regnet_x_400mf's
-    2-group one onto 56x56 took 3.9 ms with its pad; so 0.63. Stride 1
-    keeps its register kernel along the row, which was faster (0.35
-    against 0.41 ms onto 28x28)."""
-    if op.name == _GROUPED_NCHW:
-        f, ow = 2, 4
-    elif op.name == _NCW:
-        f, ow = 1, 2
-    else:
+    2-group one onto 56x56 took 3.9 ms with its pad; so 0.63; skresnet18's
+    three dilated ones 16 ms each, the whole model 2.15x faster so; r3d_18
+    2.97x. Stride 1 keeps its register kernel along the row, which was
+    faster (0.35 against 0.41 ms onto 28x28; r3d_18's 3-D ones onto rows of
+    4 and 7 too, 0.83x packed)."""
+    if op.name not in _OUTPUT_CHANNELS_AND_ROW:
         return None
+    f, ow = _OUTPUT_CHANNELS_AND_ROW[op.name]
     steps = _row_index(op, ow)
     lanes = cpu.lanes(_element_bytes(op))
     if steps is None or steps[ow] == 1 or extents[f] % lanes:
