@@ -145,23 +145,30 @@ def test_a_grouped_1d_convolution_as_2d_has_its_lanes_along_h(threads: int, tmp_
     assert 16 in widths and set(widths) <= {16, 8}, widths
 
 
-def _strided_1d(directory: Path, channels: int, length: int, stride: int) -> Path:
-    """Whisper's second convolution as torch-mlir exports it: an NCW 1-D one of 3 taps, padded by 1."""
-    p, c = length + 2, channels
-    o = (p - 3) // stride + 1
-    x, w, y = f"tensor<1x{c}x{length}xf32>", f"tensor<{c}x{c}x3xf32>", f"tensor<1x{c}x{o}xf32>"
-    payload = directory / f"ncw_{c}_{length}_{stride}.mlir"
-    payload.write_text(f"""func.func @ncw(%x: {x}, %w: {w}) -> {y} {{
+def _strided(directory: Path, name: str, x: list[int], f: int, taps: int, pad: int, stride: int,
+             dilation: int) -> Path:
+    """A convolution `name` of f filters of taps^k onto input x (NC then k spatial dims), padded by `pad`
+    on every side, with the given stride and dilation in every spatial dim, as torch-mlir exports one
+    (Whisper's second 1-D one: NCW, 3 taps, padded by 1, stride 2)."""
+    k = len(x) - 2
+    padded = x[:2] + [s + 2 * pad for s in x[2:]]
+    out = [1, f] + [(s - dilation * (taps - 1) - 1) // stride + 1 for s in padded[2:]]
+    xt, pt, yt = (f"tensor<{'x'.join(map(str, d))}xf32>" for d in (x, padded, out))
+    wt = f"tensor<{f}x{x[1]}x{'x'.join([str(taps)] * k)}xf32>"
+    pads = ", ".join(["0", "0"] + [str(pad)] * k)
+    args = ", ".join(f"%i{d}: index" for d in range(len(x)))
+    payload = directory / f"{name.split('.')[-1]}_{stride}_{dilation}.mlir"
+    payload.write_text(f"""func.func @conv(%x: {xt}, %w: {wt}) -> {yt} {{
   %zero = arith.constant 0.000000e+00 : f32
-  %padded = tensor.pad %x low[0, 0, 1] high[0, 0, 1] {{
-  ^bb0(%a: index, %b: index, %c: index):
+  %padded = tensor.pad %x low[{pads}] high[{pads}] {{
+  ^bb0({args}):
     tensor.yield %zero : f32
-  }} : {x} to tensor<1x{c}x{p}xf32>
-  %e = tensor.empty() : {y}
-  %init = linalg.fill ins(%zero : f32) outs(%e : {y}) -> {y}
-  %y = linalg.conv_1d_ncw_fcw {{dilations = dense<1> : vector<1xi64>, strides = dense<{stride}> : vector<1xi64>}}
-    ins(%padded, %w : tensor<1x{c}x{p}xf32>, {w}) outs(%init : {y}) -> {y}
-  return %y : {y}
+  }} : {xt} to {pt}
+  %e = tensor.empty() : {yt}
+  %init = linalg.fill ins(%zero : f32) outs(%e : {yt}) -> {yt}
+  %y = {name} {{dilations = dense<{dilation}> : vector<{k}xi64>, strides = dense<{stride}> : vector<{k}xi64>}}
+    ins(%padded, %w : {pt}, {wt}) outs(%init : {yt}) -> {yt}
+  return %y : {yt}
 }}
 """)
     return payload
@@ -194,35 +201,8 @@ def test_a_strided_1d_convolution_unrolls_pixels_of_packed_output_channels(threa
     two vectors and 5 pixels (10 accumulators), no register kernel. Scalar,
     Whisper's 128 -> 128 onto 100 frames took 0.53 ms (16% of peak); so 0.10
     (81%)."""
-    _packs_pixels(_strided_1d(tmp_path, 32, 40, 2), "linalg.conv_1d_ncw_fcw", 16, 5, threads)
-
-
-def _strided(directory: Path, name: str, x: list[int], f: int, taps: int, pad: int, stride: int,
-             dilation: int) -> Path:
-    """A convolution `name` of f filters of taps^k onto input x (NC then k spatial dims), padded by `pad`
-    on every side, with the given stride and dilation in every spatial dim, as torch-mlir exports one."""
-    k = len(x) - 2
-    padded = x[:2] + [s + 2 * pad for s in x[2:]]
-    out = [1, f] + [(s - dilation * (taps - 1) - 1) // stride + 1 for s in padded[2:]]
-    xt, pt, yt = (f"tensor<{'x'.join(map(str, d))}xf32>" for d in (x, padded, out))
-    wt = f"tensor<{f}x{x[1]}x{'x'.join([str(taps)] * k)}xf32>"
-    zeros, pads = ", ".join(["0"] * 2 + [str(pad)] * k), ", ".join(["0", "0"] + [str(pad)] * k)
-    args = ", ".join(f"%i{d}: index" for d in range(len(x)))
-    payload = directory / f"{name.split('.')[-1]}_{stride}_{dilation}.mlir"
-    payload.write_text(f"""func.func @conv(%x: {xt}, %w: {wt}) -> {yt} {{
-  %zero = arith.constant 0.000000e+00 : f32
-  %padded = tensor.pad %x low[{zeros}] high[{pads}] {{
-  ^bb0({args}):
-    tensor.yield %zero : f32
-  }} : {xt} to {pt}
-  %e = tensor.empty() : {yt}
-  %init = linalg.fill ins(%zero : f32) outs(%e : {yt}) -> {yt}
-  %y = {name} {{dilations = dense<{dilation}> : vector<{k}xi64>, strides = dense<{stride}> : vector<{k}xi64>}}
-    ins(%padded, %w : {pt}, {wt}) outs(%init : {yt}) -> {yt}
-  return %y : {yt}
-}}
-""")
-    return payload
+    payload = _strided(tmp_path, "linalg.conv_1d_ncw_fcw", [1, 32, 40], 32, 3, 1, 2, 1)
+    _packs_pixels(payload, "linalg.conv_1d_ncw_fcw", 16, 5, threads)
 
 
 @pytest.mark.parametrize("threads", [1, 2])
