@@ -55,6 +55,26 @@ def _vector_width(op: ir.Operation) -> int | None:
     return ir.VectorType(t).shape[-1] if isinstance(t, ir.VectorType) else None
 
 
+def _packs_pixels(payload: Path, name: str, block: int, pixels: int, threads: int) -> None:
+    """`name`'s convolution in `payload`, planned for AVX2, gets no register kernel but output channels packed
+    in blocks of `block` with `pixels` pixels unrolled (its accumulators counted in 8-lane vectors); in the
+    applied IR no linalg op is left, every multiply is `block` wide and may contract into an FMA, and a
+    reduction loop carries the pixels' blocks; the numbers match on `threads` threads."""
+    p = plan(load_payload(payload, cpu=True), AVX2)
+    conv = next(o.index for o in p.ops if o.name == name)
+    assert not [k for k in p.kernels if conv in k.ops]
+    (t,) = [t for t in p.inner if t.op == conv]
+    assert (t.channel_block, t.unroll, t.accumulators, t.scalar) == (block, pixels, pixels * block // 8, None)
+    module = parse(applied_and_compared(payload, p, threads))
+    assert not [op.name for op in ops(module) if op.name.startswith("linalg.")]
+    multiplies = [op for op in ops(module) if op.name == "arith.mulf"]
+    assert multiplies and {_vector_width(op) for op in multiplies} == {block}, [_vector_width(op) for op in multiplies]
+    assert all("contract" in str(op.attributes["fastmath"]) for op in multiplies)
+    carried = [sum(1 for r in op.results if str(r.type) == f"vector<{block}xf32>")
+               for op in ops(module) if op.name == "scf.for"]
+    assert max(carried) == pixels, carried
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize(("side", "block", "pixels"), [(16, 16, 4), (14, 8, 7)])
 def test_a_strided_grouped_convolution_unrolls_pixels_of_packed_output_channels(
@@ -67,20 +87,7 @@ def test_a_strided_grouped_convolution_unrolls_pixels_of_packed_output_channels(
     may contract into an FMA, none is scalar, and a reduction loop carries
     the pixels' blocks as accumulators, one per pixel; the numbers match
     on 1 and 2 threads."""
-    payload = _grouped(tmp_path, 2, side, 2)
-    p = plan(load_payload(payload, cpu=True), AVX2)
-    conv = next(o.index for o in p.ops if o.name == GROUPED)
-    assert not [k for k in p.kernels if conv in k.ops]
-    (t,) = [t for t in p.inner if t.op == conv]
-    assert (t.channel_block, t.unroll, t.accumulators, t.scalar) == (block, pixels, pixels * block // 8, None)
-    module = parse(applied_and_compared(payload, p, threads))
-    assert not [op.name for op in ops(module) if op.name.startswith("linalg.")]
-    multiplies = [op for op in ops(module) if op.name == "arith.mulf"]
-    assert multiplies and {_vector_width(op) for op in multiplies} == {block}, [_vector_width(op) for op in multiplies]
-    assert all("contract" in str(op.attributes["fastmath"]) for op in multiplies)
-    carried = [sum(1 for r in op.results if str(r.type) == f"vector<{block}xf32>")
-               for op in ops(module) if op.name == "scf.for"]
-    assert max(carried) == pixels, carried
+    _packs_pixels(_grouped(tmp_path, 2, side, 2), GROUPED, block, pixels, threads)
 
 
 def test_a_grouped_convolution_of_stride_1_keeps_its_register_kernel(tmp_path: Path) -> None:
@@ -172,26 +179,6 @@ def _strided(directory: Path, name: str, x: list[int], f: int, taps: int, pad: i
 }}
 """)
     return payload
-
-
-def _packs_pixels(payload: Path, name: str, block: int, pixels: int, threads: int) -> None:
-    """`name`'s convolution in `payload`, planned for AVX2, gets no register kernel but output channels packed
-    in blocks of `block` with `pixels` pixels unrolled; in the applied IR no linalg op is left, every multiply
-    is `block` wide and may contract into an FMA, and a reduction loop carries the pixels' blocks of
-    8-lane vectors; the numbers match on `threads` threads."""
-    p = plan(load_payload(payload, cpu=True), AVX2)
-    conv = next(o.index for o in p.ops if o.name == name)
-    assert not [k for k in p.kernels if conv in k.ops]
-    (t,) = [t for t in p.inner if t.op == conv]
-    assert (t.channel_block, t.unroll, t.accumulators, t.scalar) == (block, pixels, pixels * block // 8, None)
-    module = parse(applied_and_compared(payload, p, threads))
-    assert not [op.name for op in ops(module) if op.name.startswith("linalg.")]
-    multiplies = [op for op in ops(module) if op.name == "arith.mulf"]
-    assert multiplies and {_vector_width(op) for op in multiplies} == {block}, [_vector_width(op) for op in multiplies]
-    assert all("contract" in str(op.attributes["fastmath"]) for op in multiplies)
-    carried = [sum(1 for r in op.results if str(r.type) == f"vector<{block}xf32>")
-               for op in ops(module) if op.name == "scf.for"]
-    assert max(carried) == pixels, carried
 
 
 @pytest.mark.parametrize("threads", [1, 2])
