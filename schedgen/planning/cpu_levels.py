@@ -572,9 +572,12 @@ def _inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTili
         # Each plane is written in place (the schedule rewrites it in destination-passing style) when
         # the tile holds whole padded dims: cut along one, its padding is dynamic, and the rewrite
         # aborted xtc-opt.
+        # The contiguous dim stays whole too: tiled by 1, a pad along rows alone (mobilebert's shifted
+        # copies of its 32x128 tokens) copied one strided column at a time, 0.094 ms of a 0.83 ms model.
         padded = {d for d, (s, n) in enumerate(zip(op.operands[0].shape, op.domain)) if s != n}
+        whole = padded | {len(extents) - 1}
         return InnerTiling(op=op.index, rank=len(extents), extents=extents, kind="pad",
-                           register_sizes=_drop_unit([0 if d in padded else 1 for d in range(len(extents))],
+                           register_sizes=_drop_unit([0 if d in whole else 1 for d in range(len(extents))],
                                                      extents, op),
                            in_place=all(extents[d] == op.domain[d] for d in padded))
     v, m = _vector_dims(op, extents)
