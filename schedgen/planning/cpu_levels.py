@@ -564,7 +564,7 @@ def _inner_tiling(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTili
         return InnerTiling(op=op.index, rank=len(extents), extents=extents,
                            register_sizes=_drop_unit([1] * len(extents), extents, op), kind="pack")
     if op.name == "tensor.pad":
-        # Whole along the padded dims, one at a time along the others: a plane
+        # Whole along the padded dims (and the contiguous one), one at a time along the others: a plane
         # bufferizes into one fill and one copy of its interior. One element at
         # a time (the elementwise rule finds no vector dim), each became an
         # allocation and a copy: a mobilenet block's 144x30x30 pad took 1.0 of
