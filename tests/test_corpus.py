@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import ROOT, assert_traffic_as_planned
 
@@ -55,3 +56,26 @@ def test_block_verifies_against_pytorch(payload: Path, target: str, tmp_path: Pa
         assert report.budget_bytes == PRESETS[target].memory_bytes
         assert_traffic_as_planned(report.nests)
     assert report.ok
+
+
+def test_a_payload_off_from_its_saved_outputs_is_named_not_the_schedule(tmp_path: Path, capsys):
+    """An export that computes other numbers than PyTorch (GPTBigCode's tanh GELU: torch-mlir's constant is
+    0.797724, not sqrt(2/pi)) fails verify; the report says the untransformed payload is as far off."""
+    payload = ROOT / "corpus" / "resnet_stem.mlir"
+    schedule = tmp_path / "schedule.mlir"
+    assert schedgen(["generate", str(payload), "--target", "cpu-host", "-o", str(schedule)]) == 0
+    saved = dict(np.load(payload.with_suffix(".npz")))
+    saved["out_0"] = saved["out_0"] * 1.01
+    off = tmp_path / "off.npz"
+    np.savez(off, **saved)
+    capsys.readouterr()
+    assert schedgen(["verify", str(payload), str(schedule), "--inputs", str(off)]) == 1
+    out = capsys.readouterr().out
+    assert "MISMATCH" in out and "the untransformed payload too" in out, out
+    report = verify(payload, schedule, inputs_path=off)
+    assert report.numbers_ok and not report.ok
+    assert not report.reference[0].ok and not report.reference_original[0].ok
+    assert abs(report.reference_original[0].max_abs_err - report.reference[0].max_abs_err) < 1e-3
+    # with the true outputs the original agrees, and no such line is printed
+    assert schedgen(["verify", str(payload), str(schedule), "--inputs", str(payload.with_suffix(".npz"))]) == 0
+    assert "the untransformed payload too" not in capsys.readouterr().out

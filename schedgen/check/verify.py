@@ -56,6 +56,8 @@ class VerifyReport(BaseModel):
     inputs: str | None = None  # the .npz the inputs came from (else seeded random inputs)
     # the transformed results against the outputs saved in that .npz (out_0, ...), e.g. PyTorch's own
     reference: list[ResultCheck] = []
+    # the original's against them too: when both are off, the payload (its export), not the schedule, differs
+    reference_original: list[ResultCheck] = []
 
     @property
     def nests(self) -> list[NestReport]:
@@ -130,7 +132,8 @@ def verify(payload_path: Path | str, schedule_path: Path | str, func: str | None
     phase("")
     return VerifyReport(check=report, seed=seed, results=results,
                         inputs=None if inputs_path is None else str(inputs_path),
-                        reference=_checks(reference, got, _REFERENCE_TOLERANCE) if reference else [])
+                        reference=_checks(reference, got, _REFERENCE_TOLERANCE) if reference else [],
+                        reference_original=_checks(reference, expected, _REFERENCE_TOLERANCE) if reference else [])
 
 
 def _digest(path: Path) -> str:
@@ -228,9 +231,12 @@ def format_report(r: VerifyReport) -> str:
                          + ("ok: the same sum, rounded in another order" if res.schedule_f32_ok else "MISMATCH"))
     if r.reference:
         lines.append(f"results (transformed vs the outputs saved in {r.inputs}):")
-    for res in r.reference:
+    for res, orig in zip(r.reference, r.reference_original or [None] * len(r.reference)):
         lines.append(f"  result {res.index} {res.dtype}{res.shape}: max abs err {res.max_abs_err:.3g}, "
                      f"max rel err {res.max_rel_err:.3g}  {'ok' if res.ok else 'MISMATCH'}")
+        if not res.ok and orig is not None and not orig.ok:
+            lines.append(f"    the untransformed payload too (max abs err {orig.max_abs_err:.3g}): "
+                         "the payload computes other numbers than the saved outputs, before any schedule")
     body = format_check(c).splitlines()[:-1]  # its own verdict line is replaced by the combined one
     lines += body
     lines.append("verdict: " + ("PASS" if r.ok else "FAIL"))
