@@ -556,6 +556,104 @@ def mobilebert_model():
     config = MobileBertConfig(vocab_size=1000, num_hidden_layers=1, max_position_embeddings=64)
     return _Encoder(_persistent(MobileBertModel(config, add_pooling_layer=False).eval())), (_token_ids(89),)
 
+
+# -- models added in session 83: the same, nobody shaped schedgen for them --------------------------------------
+
+class _Pixels(nn.Module):
+    """A transformers vision model on pixel values, its last hidden state alone."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(pixel_values=x, return_dict=False)[0]
+
+
+def ecaresnet_model():
+    return _timm(90, "ecaresnet26t", (1, 3, 224, 224))
+
+
+def resnest_model():
+    return _timm(91, "resnest14d", (1, 3, 224, 224))
+
+
+def cait_model():
+    return _timm(92, "cait_xxs24_224", (1, 3, 224, 224))
+
+
+def pvt_model():
+    return _timm(93, "pvt_v2_b0", (1, 3, 224, 224))
+
+
+def inception_model():
+    """torchvision's Inception v3 (1x7 and 7x1 convolutions, four-branch concats) on its 299x299 input."""
+    return _vision(94, lambda tv: tv.inception_v3(weights=None, aux_logits=False, init_weights=True),
+                   (1, 3, 299, 299))
+
+
+def albert_model():
+    """A 1-layer ALBERT: 64-wide factorized embeddings projected to the 128-wide layer."""
+    from transformers import AlbertConfig, AlbertModel
+
+    _seeded(95)
+    config = AlbertConfig(vocab_size=1000, embedding_size=64, hidden_size=128, num_hidden_layers=1,
+                          num_attention_heads=4, intermediate_size=512, max_position_embeddings=64,
+                          attn_implementation="eager", hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)
+    return _Encoder(_persistent(AlbertModel(config, add_pooling_layer=False).eval())), (_token_ids(95),)
+
+
+def beit_model():
+    """A 1-layer BEiT on a 224x224 image: a relative-position bias table gathered per head, layer scale."""
+    from transformers import BeitConfig, BeitModel
+
+    _seeded(96)
+    config = BeitConfig(hidden_size=192, num_hidden_layers=1, num_attention_heads=3, intermediate_size=768,
+                        image_size=224, patch_size=16, use_relative_position_bias=True, use_mean_pooling=False,
+                        attn_implementation="eager")
+    return _Pixels(_persistent(BeitModel(config, add_pooling_layer=False).eval())), (torch.randn(1, 3, 224, 224),)
+
+
+def gpt_bigcode_model():
+    """A 1-layer GPT-BigCode (SantaCoder's architecture): multi-query attention, one key and value head shared
+    by all; tanh GELU (torch-mlir's export multiplies by 0.797724, not sqrt(2/pi): its payload is 1.5e-4 off
+    PyTorch's outputs before any schedule)."""
+    from transformers import GPTBigCodeConfig, GPTBigCodeModel
+
+    _seeded(97)
+    config = GPTBigCodeConfig(vocab_size=1000, n_embd=128, n_layer=1, n_head=4, n_positions=64, multi_query=True,
+                              attn_implementation="eager")
+    model = _persistent(GPTBigCodeModel(config).eval())
+    return _CausalLM(model), (_token_ids(97), torch.ones(1, 32, dtype=torch.int64))
+
+
+def convnextv2_model():
+    """transformers' ConvNeXt V2 at atto widths: global response normalization in every block."""
+    from transformers import ConvNextV2Config, ConvNextV2Model
+
+    _seeded(98)
+    config = ConvNextV2Config(hidden_sizes=[40, 80, 160, 320], depths=[2, 2, 6, 2])
+    return _Pixels(ConvNextV2Model(config).eval()), (torch.randn(1, 3, 224, 224),)
+
+
+def clip_vision_model():
+    """A 1-layer CLIP vision tower on a 224x224 image in 32x32 patches: quick GELU, a pre-layer norm."""
+    from transformers import CLIPVisionConfig, CLIPVisionModel
+
+    _seeded(99)
+    config = CLIPVisionConfig(hidden_size=192, intermediate_size=768, num_hidden_layers=1, num_attention_heads=3,
+                              image_size=224, patch_size=32, attn_implementation="eager")
+    return _Pixels(_persistent(CLIPVisionModel(config).eval())), (torch.randn(1, 3, 224, 224),)
+
+
+def hrnet_model():
+    return _timm(100, "hrnet_w18_small", (1, 3, 224, 224))
+
+
+def repvgg_model():
+    return _timm(101, "repvgg_a0", (1, 3, 224, 224))
+
+
 CASES = [
     Case("resnet_block", "torchvision resnet BasicBlock(64, 64), 1x64x28x28", resnet_block),
     Case("resnet_down_block", "torchvision resnet18 layer2[0] (stride 2, 1x1 downsample), 1x64x28x28",
@@ -647,6 +745,30 @@ CASES = [
          gptneox_model, whole_model=True),
     Case("mobilebert_1layer", "transformers MobileBertModel, 1 layer (default widths), 32 token ids",
          mobilebert_model, whole_model=True),
+    Case("ecaresnet26t", "timm ecaresnet26t (efficient channel attention: a 1-D convolution across channels)"
+         ", 1x3x224x224", ecaresnet_model, whole_model=True),
+    Case("resnest14d", "timm resnest14d (split attention: a softmax over radix-2 grouped branches), 1x3x224x224",
+         resnest_model, whole_model=True),
+    Case("cait_xxs24", "timm cait_xxs24_224 (talking-heads attention, class attention, layer scale), 1x3x224x224",
+         cait_model, whole_model=True),
+    Case("pvt_v2_b0", "timm pvt_v2_b0 (spatial-reduction attention, depthwise convolution in the MLP), "
+         "1x3x224x224", pvt_model, whole_model=True),
+    Case("inception_v3", "torchvision inception_v3 (1x7 and 7x1 convolutions, branch concats), 1x3x299x299",
+         inception_model, whole_model=True),
+    Case("albert_1layer", "transformers AlbertModel, 1 layer, 64-wide embeddings, hidden 128, 32 token ids",
+         albert_model, whole_model=True),
+    Case("beit_1layer", "transformers BeitModel, 1 layer, dim 192, relative-position bias, 1x3x224x224",
+         beit_model, whole_model=True),
+    Case("gpt_bigcode_1layer", "transformers GPTBigCodeModel, 1 layer, hidden 128, multi-query attention, "
+         "32 token ids", gpt_bigcode_model, whole_model=True),
+    Case("convnextv2_atto", "transformers ConvNextV2Model (atto widths, global response norm), 1x3x224x224",
+         convnextv2_model, whole_model=True),
+    Case("clip_vision_1layer", "transformers CLIPVisionModel, 1 layer, dim 192, patch 32, 1x3x224x224",
+         clip_vision_model, whole_model=True),
+    Case("hrnet_w18_small", "timm hrnet_w18_small (parallel resolutions, upsampled and strided exchanges), "
+         "1x3x224x224", hrnet_model, whole_model=True),
+    Case("repvgg_a0", "timm repvgg_a0 (3x3, 1x1 and identity branches, each with its batch norm), 1x3x224x224",
+         repvgg_model, whole_model=True),
 ]
 
 
