@@ -1359,8 +1359,13 @@ def _root_fits(payload: Payload, nest: _Nest, root: TileableOp, target: Target, 
                           f"tile (1 element along every dim{', whole inner tiles where it unpacks' if root.unpacked_tiles else ''}) "
                           f"needs {need.total if need else '?'} bytes", op=root.name)
     if required - alone:  # the group's tiling order leaves too much whole: try two levels
+        # Tiled along all its own dims the root fits: the group, not the budget, is the cause, and it may be
+        # split (HRNet's nearest upsampling reads its input by tensor.extract, so the group's conv channels
+        # map to none of its dims: tiled along the batch alone it needed 50176 bytes of cpu-l1's 49152).
+        own = _Nest(payload, root, target, nest.axis_map)
+        fatal = None if own.fits(alone, own.minimal(alone)) else error
         raise GroupBroken(f"op{root.index} needs {need.total if need else '?'} bytes with 1-element tiles "
-                          "along the group's parallel dims", root.index, fatal=error)
+                          "along the group's parallel dims", root.index, fatal=fatal)
     raise error
 
 
