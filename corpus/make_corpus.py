@@ -11,7 +11,9 @@ models added since session 70 (kept out of the test suite's time) go to
 ``build/corpus/`` (``make corpus-models``). Nothing here reshapes what the front end emits:
 the files are torch-mlir's output as it comes, so schedgen meets what a new
 user's model gives it (size-1 reduction dims, multi-result max, pads before
-convs, concat, erf, i1 masks, i64 token ids, shared source locations).
+convs, concat, erf, i1 masks, i64 token ids, shared source locations). One
+exception: ``aten.cumsum`` is decomposed before the import (see ``_cumsum``),
+because torch-mlir's own lowering is an op of a dialect upstream MLIR lacks.
 
 torch, torchvision, transformers, timm and torch-mlir are DEVELOPMENT-ONLY
 dependencies (the ``corpus`` extra), installed by ``make corpus`` into
@@ -654,6 +656,85 @@ def repvgg_model():
     return _timm(101, "repvgg_a0", (1, 3, 224, 224))
 
 
+# -- models added in session 84: the same, nobody shaped schedgen for them --------------------------------------
+
+class _SegmentationOut(nn.Module):
+    """A torchvision segmentation model's "out" map alone."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)["out"]
+
+
+def deeplabv3_model():
+    """torchvision's DeepLabV3 on MobileNetV3-Large: dilated depthwise convolutions, ASPP (dilations 12, 24,
+    36, and a global pool), bilinear upsampling."""
+    return _vision(102, lambda tv: _SegmentationOut(tv.segmentation.deeplabv3_mobilenet_v3_large(
+        weights=None, weights_backbone=None, aux_loss=False)), (1, 3, 224, 224))
+
+
+def r2plus1d_model():
+    return _vision(103, lambda tv: tv.video.r2plus1d_18(), (1, 3, 8, 56, 56))
+
+
+def _decoder(seed: int, model: nn.Module) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    return _CausalLM(_persistent(model.eval())), (_token_ids(seed), torch.ones(1, 32, dtype=torch.int64))
+
+
+def bloom_model():
+    """A 1-layer BLOOM: ALiBi offsets from a cumulative sum of the attention mask, tanh GELU."""
+    from transformers import BloomConfig, BloomModel
+
+    _seeded(110)
+    return _decoder(110, BloomModel(BloomConfig(vocab_size=1000, hidden_size=128, n_layer=1, n_head=4,
+                                                attn_implementation="eager")))
+
+
+def opt_model():
+    """A 1-layer OPT: learned positions from a cumulative sum of the attention mask, ReLU MLP."""
+    from transformers import OPTConfig, OPTModel
+
+    _seeded(111)
+    config = OPTConfig(vocab_size=1000, hidden_size=128, num_hidden_layers=1, num_attention_heads=4, ffn_dim=512,
+                       max_position_embeddings=64, word_embed_proj_dim=128, attn_implementation="eager")
+    return _decoder(111, OPTModel(config))
+
+
+def mistral_model():
+    """A 1-layer Mistral: one key-value head for four query heads, a sliding window of 16 tokens, SwiGLU."""
+    from transformers import MistralConfig, MistralModel
+
+    _seeded(112)
+    config = MistralConfig(vocab_size=1000, hidden_size=128, intermediate_size=384, num_hidden_layers=1,
+                           num_attention_heads=4, num_key_value_heads=1, max_position_embeddings=64,
+                           sliding_window=16, attn_implementation="eager")
+    return _decoder(112, MistralModel(config))
+
+
+def phi_model():
+    """A 1-layer Phi: rotary on half of each head, attention and MLP in parallel, tanh GELU."""
+    from transformers import PhiConfig, PhiModel
+
+    _seeded(113)
+    config = PhiConfig(vocab_size=1000, hidden_size=128, intermediate_size=512, num_hidden_layers=1,
+                       num_attention_heads=4, partial_rotary_factor=0.5, max_position_embeddings=64,
+                       attn_implementation="eager")
+    return _decoder(113, PhiModel(config))
+
+
+def dinov2_model():
+    """A 1-layer DINOv2 on a 224x224 image in 14x14 patches: layer scale, a SwiGLU MLP."""
+    from transformers import Dinov2Config, Dinov2Model
+
+    _seeded(114)
+    config = Dinov2Config(hidden_size=192, num_hidden_layers=1, num_attention_heads=3, image_size=224,
+                          patch_size=14, use_swiglu_ffn=True, attn_implementation="eager")
+    return _Pixels(_persistent(Dinov2Model(config).eval())), (torch.randn(1, 3, 224, 224),)
+
+
 CASES = [
     Case("resnet_block", "torchvision resnet BasicBlock(64, 64), 1x64x28x28", resnet_block),
     Case("resnet_down_block", "torchvision resnet18 layer2[0] (stride 2, 1x1 downsample), 1x64x28x28",
@@ -769,17 +850,63 @@ CASES = [
          "1x3x224x224", hrnet_model, whole_model=True),
     Case("repvgg_a0", "timm repvgg_a0 (3x3, 1x1 and identity branches, each with its batch norm), 1x3x224x224",
          repvgg_model, whole_model=True),
+    Case("deeplabv3_mbv3", "torchvision deeplabv3_mobilenet_v3_large (dilated depthwise convolutions, ASPP, "
+         "bilinear upsampling), 1x3x224x224", deeplabv3_model, whole_model=True),
+    Case("r2plus1d_18", "torchvision video r2plus1d_18 ((2+1)-D convolutions: 1x3x3 then 3x1x1), 1x3x8x56x56",
+         r2plus1d_model, whole_model=True),
+    Case("botnet26t", "timm botnet26t_256 (self-attention with relative-position logits in a ResNet), 1x3x256x256",
+         lambda: _timm(104, "botnet26t_256", (1, 3, 256, 256)), whole_model=True),
+    Case("halonet26t", "timm halonet26t (blocked local attention over haloed windows), 1x3x256x256",
+         lambda: _timm(105, "halonet26t", (1, 3, 256, 256)), whole_model=True),
+    Case("edgenext_xx_small", "timm edgenext_xx_small (split depthwise convolutions, transposed attention, "
+         "Fourier positions), 1x3x256x256", lambda: _timm(106, "edgenext_xx_small", (1, 3, 256, 256)),
+         whole_model=True),
+    Case("fastvit_t8", "timm fastvit_t8 (RepMixer token mixing, large-kernel depthwise convolutions), 1x3x256x256",
+         lambda: _timm(107, "fastvit_t8", (1, 3, 256, 256)), whole_model=True),
+    Case("mobilevitv2_050", "timm mobilevitv2_050 (separable linear attention, group norms), 1x3x256x256",
+         lambda: _timm(108, "mobilevitv2_050", (1, 3, 256, 256)), whole_model=True),
+    Case("rexnet_100", "timm rexnet_100 (channels zero-extended on residuals, ReLU6, squeeze-excite), "
+         "1x3x224x224", lambda: _timm(109, "rexnet_100", (1, 3, 224, 224)), whole_model=True),
+    Case("gmlp_ti16", "timm gmlp_ti16_224 (spatial gating: a token-mixing projection of half the channels), "
+         "1x3x224x224", lambda: _timm(115, "gmlp_ti16_224", (1, 3, 224, 224)), whole_model=True),
+    Case("lambda_resnet26t", "timm lambda_resnet26t (lambda layers: a 3-D convolution for position lambdas), "
+         "1x3x256x256", lambda: _timm(116, "lambda_resnet26t", (1, 3, 256, 256)), whole_model=True),
+    Case("bloom_1layer", "transformers BloomModel, 1 layer, hidden 128, ALiBi, 32 token ids and mask", bloom_model,
+         whole_model=True),
+    Case("opt_1layer", "transformers OPTModel, 1 layer, hidden 128, learned positions, 32 token ids and mask",
+         opt_model, whole_model=True),
+    Case("mistral_1layer", "transformers MistralModel, 1 layer, hidden 128, 4 heads / 1 kv head, window 16, "
+         "32 token ids and mask", mistral_model, whole_model=True),
+    Case("phi_1layer", "transformers PhiModel, 1 layer, hidden 128, rotary on half of each head, parallel "
+         "attention and MLP, 32 token ids and mask", phi_model, whole_model=True),
+    Case("dinov2_1layer", "transformers Dinov2Model, 1 layer, dim 192, patch 14, SwiGLU, 1x3x224x224",
+         dinov2_model, whole_model=True),
 ]
+
+
+def _cumsum(x: torch.Tensor, dim: int, dtype: torch.dtype | None = None) -> torch.Tensor:
+    """aten.cumsum as a sum under a lower-triangular mask. torch-mlir lowers cumsum to
+    `tm_tensor.scan`, its own dialect, which no upstream MLIR parses (a TorchToLinalg lowering,
+    llvm/torch-mlir#4566, is not merged); BLOOM's ALiBi, OPT's positions and EdgeNeXt's Fourier
+    positions each take one. Quadratic in the scanned length, which is 32 tokens or 32 pixels here."""
+    n = x.shape[dim]
+    lower = torch.ones(n, n, dtype=torch.bool).tril()  # [i, k]: k <= i
+    terms = torch.where(lower, x.movedim(dim, -1).unsqueeze(-2), torch.zeros((), dtype=x.dtype))
+    total = terms.sum(-1).movedim(-1, dim)
+    return total.to(dtype) if dtype is not None else total
 
 
 def export(case: Case, out_dir: Path) -> Path:
     from torch_mlir import fx
+    from torch_mlir.extras.fx_decomp_util import get_decomposition_table
 
     model, inputs = case.build()
     model.eval()
+    table = {**get_decomposition_table(), torch.ops.aten.cumsum.default: _cumsum}
     with torch.no_grad():
         outputs = model(*inputs)
-        module = fx.export_and_import(model, *inputs, output_type="linalg-on-tensors", func_name=case.name)
+        module = fx.export_and_import(model, *inputs, output_type="linalg-on-tensors", func_name=case.name,
+                                      decomposition_table=table)
     outputs = outputs if isinstance(outputs, (tuple, list)) else (outputs,)
     header = (f"// Generated by corpus/make_corpus.py (torch {torch.__version__}, "
               f"torch-mlir {metadata.version('torch-mlir')}): {case.what}.\n"
