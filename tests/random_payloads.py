@@ -56,6 +56,7 @@ class PayloadBuilder:
     values: list[_Value] = field(default_factory=list)
     body: list[str] = field(default_factory=list)
     ops: int = 0  # tileable ops written
+    empties: dict[tuple[int, ...], str] = field(default_factory=dict)
 
     @property
     def is_float(self) -> bool:
@@ -74,9 +75,15 @@ class PayloadBuilder:
         self.values.append(_Value(f"%v{len(self.values)}", shape))
         return len(self.values) - 1
 
-    def _empty(self, shape: tuple[int, ...]) -> str:
+    def _empty(self, shape: tuple[int, ...], shared: bool = True) -> str:
+        """One tensor.empty per shape, as torch-mlir's CSE leaves them: ops that write one tensor at
+        different tiles (a transpose's producer) then share a destination (`shared` False: a new one)."""
+        if shared and shape in self.empties:
+            return self.empties[shape]
         name = f"%e{len(self.body)}"
         self.body.append(f"{name} = tensor.empty() : {self.tensor(shape)}")
+        if shared:
+            self.empties[shape] = name
         return name
 
     def _use(self, *values: int) -> list[_Value]:
@@ -232,7 +239,7 @@ class PayloadBuilder:
         kept = [d for d in range(rank) if d not in reduced]
         shape = tuple(vx.shape[d] for d in kept)
         inits = [self.values[self.fill(shape)].name, self.values[self.fill(shape, 1)].name] if reduced \
-            else [self._empty(shape), self._empty(shape)]
+            else [self._empty(shape), self._empty(shape, shared=False)]
         self._use(x)
         mx = ("arith.maximumf" if self.is_float else "arith.maxsi")
         body = [f"%r = {self._op(0)} %in0, %out : {self.dtype}", f"%q = {mx} %in0, %out1 : {self.dtype}"] \

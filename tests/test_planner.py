@@ -136,3 +136,18 @@ def test_verify_exits_1_when_a_nest_exceeds_the_budget(tmp_path: Path, capsys):
     assert report["numbers_ok"] and not report["check"]["budget_ok"] and not report["ok"]
     over = [n for n in report["check"]["nests"] if not n["ok"]]
     assert over and all(n["footprint_bytes"] > 500 for n in over)
+
+
+def test_a_producer_writing_the_roots_destination_at_other_tiles_is_fused_only_where_the_tiles_agree():
+    """The broadcast, its transpose and the add share one tensor.empty: fused, the broadcast would write its
+    (transposed) tiles into the loop's output. Where the forall tiles only the batch, its tiles are the add's."""
+    payload = load_payload(ROOT / "tests/data/constructs/shared_dest_transpose.mlir", cpu=True)
+    for target, tiled_beyond_batch in (("cpu-l1", True), ("cpu-host", False)):
+        made = plan(payload, load_target(target))
+        nest = next(n for n in made.nests if n.root.index == 2)
+        fused = {p.index for p in nest.producers}
+        assert 1 in fused  # the transpose writes the add's own tiles
+        assert (0 in fused) == (not tiled_beyond_batch), (target, nest.tile_sizes)
+        assert all(t == 0 for t in nest.tile_sizes[1:]) or 0 not in fused
+        notes = [n.text for n in nest.notes if "at other tiles" in n.text]
+        assert bool(notes) == tiled_beyond_batch and all("tensor.empty at line 9" in t for t in notes)

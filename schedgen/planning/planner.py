@@ -65,6 +65,7 @@ from schedgen.errors import SchedgenError
 from schedgen.ir.load import LoadedPayload
 from schedgen.model.payload import (
     NON_STRUCTURED_TILEABLE,
+    Linear,
     Operand,
     Payload,
     TileableOp,
@@ -1182,7 +1183,23 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
                required: frozenset[int] = frozenset(), order: list[int] | None = None,
                grouped: dict[int, list[FuseGroup]] | None = None) -> LoopNest:
     """`required`: fuse-group members that must join the nest (GroupBroken
-    otherwise); `order`: root dims the group's principal tiles, in its order."""
+    otherwise); `order`: root dims the group's principal tiles, in its order.
+    Planned again without the producers that would write the root's
+    destination at other tiles than the root (_writes_root_dest_elsewhere)."""
+    args = (payload, root, target, mode, nest_id, taken, checker, axis_map, required, order, grouped)
+    made = _plan_nest_once(*args, {})
+    axes = NestAxes(payload, root.index, axis_map, target.cpu is not None)
+    tiled = frozenset(f"z{d}" for d, (t, n) in enumerate(zip(made.tile_sizes, root.domain)) if 0 < t < n)
+    banned = {m.index: why for m in made.ops if m.index != root.index
+              and (why := _writes_root_dest_elsewhere(payload, root, payload.ops[m.index], axes, tiled))}
+    return _plan_nest_once(*args, banned) if banned else made
+
+
+def _plan_nest_once(payload: Payload, root: TileableOp, target: Target, mode: FuseMode, nest_id: int,
+                    taken: _Placed, checker: PreciseChecker | None, axis_map: AxisMap, required: frozenset[int],
+                    order: list[int] | None, grouped: dict[int, list[FuseGroup]] | None,
+                    banned: dict[int, str]) -> LoopNest:
+    """`banned`: ops that may not join, with the reason."""
     grouped = grouped or {}
     nest = _Nest(payload, root, target, axis_map, order)
     nest.untiled = frozenset(o.index for o in payload.ops if not taken.get(o.index))
@@ -1196,7 +1213,7 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
     probe = _MinimalProbe(nest) if has_loop else None
     # Group members first: they must all join, whatever the fuse mode.
     members = _grow(payload, root, alone, taken, axes, probe, notes,
-                    lambda i: None if i in required else "", must=True)
+                    lambda i: banned.get(i) or (None if i in required else ""), must=True)
     if not required <= members:
         missing = sorted(required - members)
         raise GroupBroken(f"op{missing[0]} {payload.ops[missing[0]].name} is not a producer of op{root.index} "
@@ -1205,6 +1222,8 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
     joined: list[frozenset[int]] = []  # other fuse groups that joined whole
 
     def optional(i: int) -> str | None:  # a member of another fuse group joins only with its group
+        if i in banned:
+            return banned[i]
         gids = [g.id for g in grouped.get(i, []) if not set(g.members) <= required.union(*joined)]
         return f"it belongs to fuse group #{gids[0]}, which is tiled as a unit" if gids else None
 
@@ -1213,7 +1232,7 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
         while True:
             more = {m for o in ops for g in grouped.get(o, []) for m in g.members} - ops
             if not more:
-                return frozenset(ops)
+                return frozenset() if ops & banned.keys() else frozenset(ops)  # empty: no group joins
             ops |= more
 
     # Max-producers may fuse another fuse group whole (a residual add takes the batch-normed
@@ -1496,6 +1515,33 @@ def _inner_refusal(payload: Payload, root: TileableOp, producer: TileableOp, nam
         if not any(t % grain == 0 and even_shares(plane // t, nest.cpu.cores) for t in divisors(plane)):
             return (f"read through an im2col copy's rows, it would keep the nest to tiles of whole rows of "
                     f"{producer.domain[d]} pixels, which no tile of whole vectors for every core is")
+    return None
+
+
+def _writes_root_dest_elsewhere(payload: Payload, root: TileableOp, producer: TileableOp, axes: NestAxes,
+                                tiled: frozenset[str]) -> str | None:
+    """Why `producer` may not join `root`'s nest when both write into one tensor (torch-mlir shares a
+    tensor.empty among ops of one shape) at tiles that differ, or None. fuse_into_containing_op makes a
+    producer whose init is the loop's own init write its tile into the loop's shared output (LLVM PR
+    135066); a transpose or broadcast then writes where other iterations write their results (botnet26t's
+    relative-position logits: wrong numbers). At the root's own tile (an elementwise chain) that is the
+    in-place update it is meant to be; so it is along the axes `tiled` leaves whole."""
+    names = axes.names(producer.index)
+
+    def same(a: Linear | None, b: Linear | None) -> bool:  # one position of the shared tensor, in one tile
+        pa, pb = a.as_dim() if a else None, b.as_dim() if b else None
+        if pa is None or pb is None:
+            return False
+        return names[pa] == f"z{pb}" or (names[pa].removesuffix(INNER) not in tiled and f"z{pb}" not in tiled)
+
+    for o in (o for o in producer.operands if o.is_init):
+        for r in (r for r in root.operands if r.is_init and r.value == o.value):
+            if o.exprs is None or r.exprs is None or len(o.exprs) != len(r.exprs) or \
+                    not all(same(a, b) for a, b in zip(o.exprs, r.exprs)):
+                dest = (f"the {payload.others[o.value.index].name} at line {payload.others[o.value.index].line}"
+                        if o.value.kind == "other" else o.value.label())
+                return (f"it writes into {dest}, as op{root.index} does, at other tiles "
+                        f"(fuse_into_containing_op would write them into the loop's output)")
     return None
 
 
