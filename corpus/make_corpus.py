@@ -658,17 +658,6 @@ def repvgg_model():
 
 # -- models added in session 84: the same, nobody shaped schedgen for them --------------------------------------
 
-class _SegmentationOut(nn.Module):
-    """A torchvision segmentation model's "out" map alone."""
-
-    def __init__(self, model: nn.Module) -> None:
-        super().__init__()
-        self.model = model
-
-    def forward(self, x):
-        return self.model(x)["out"]
-
-
 def deeplabv3_model():
     """torchvision's DeepLabV3 on MobileNetV3-Large: dilated depthwise convolutions, ASPP (dilations 12, 24,
     36, and a global pool), bilinear upsampling."""
