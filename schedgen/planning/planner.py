@@ -1187,19 +1187,22 @@ def _plan_nest(payload: Payload, root: TileableOp, target: Target, mode: FuseMod
     Planned again without the producers that would write the root's
     destination at other tiles than the root (_writes_root_dest_elsewhere)."""
     args = (payload, root, target, mode, nest_id, taken, checker, axis_map, required, order, grouped)
-    made = _plan_nest_once(*args, {})
-    axes = NestAxes(payload, root.index, axis_map, target.cpu is not None)
-    tiled = frozenset(f"z{d}" for d, (t, n) in enumerate(zip(made.tile_sizes, root.domain)) if 0 < t < n)
-    banned = {m.index: why for m in made.ops if m.index != root.index
-              and (why := _writes_root_dest_elsewhere(payload, root, payload.ops[m.index], axes, tiled))}
-    return _plan_nest_once(*args, banned) if banned else made
+    banned: dict[int, str] = {}
+    while True:  # other tiles without a producer may make another one write elsewhere: until none does
+        made, axes = _plan_nest_once(*args, banned)
+        tiled = frozenset(f"z{d}" for d, (t, n) in enumerate(zip(made.tile_sizes, root.domain)) if 0 < t < n)
+        more = {m.index: why for m in made.ops if m.index != root.index
+                and (why := _writes_root_dest_elsewhere(payload, root, payload.ops[m.index], axes, tiled))}
+        if not more:
+            return made
+        banned |= more
 
 
 def _plan_nest_once(payload: Payload, root: TileableOp, target: Target, mode: FuseMode, nest_id: int,
                     taken: _Placed, checker: PreciseChecker | None, axis_map: AxisMap, required: frozenset[int],
                     order: list[int] | None, grouped: dict[int, list[FuseGroup]] | None,
-                    banned: dict[int, str]) -> LoopNest:
-    """`banned`: ops that may not join, with the reason."""
+                    banned: dict[int, str]) -> tuple[LoopNest, NestAxes]:
+    """`banned`: ops that may not join, with the reason. The nest and its axes."""
     grouped = grouped or {}
     nest = _Nest(payload, root, target, axis_map, order)
     nest.untiled = frozenset(o.index for o in payload.ops if not taken.get(o.index))
@@ -1250,8 +1253,8 @@ def _plan_nest_once(payload: Payload, root: TileableOp, target: Target, mode: Fu
         members, sizes = _unjoin_costly(payload, nest, members, sizes, required, joined, target, axis_map, notes,
                                         taken.recompute)
     if checker is None:
-        return _loop_nest(payload, nest, members, sizes, nest_id, notes)
-    return _precise_nest(payload, nest, members, sizes, nest_id, notes, checker)
+        return _loop_nest(payload, nest, members, sizes, nest_id, notes), axes
+    return _precise_nest(payload, nest, members, sizes, nest_id, notes, checker), axes
 
 
 
