@@ -1009,19 +1009,21 @@ class _Planning:
     def _broken(self, op: TileableOp, mine: list[FuseGroup], required: frozenset[int], exc: GroupBroken) -> bool:
         """A group that cannot share one nest: two levels, a split, a refusal,
         or its ops left untiled."""
+        over = [m for m in sorted(required) if self.alone(m) > self.budget]
+        can_split = bool(over) and not self.strict_groups
         two = _two_level_nest(self.payload, op, self.target, required, len(self.nests) + 1, self.axis_map, str(exc))
-        if two is not None:
+        costly = _two_level_costly(self.payload, two, required, self.budget) if two is not None and can_split else ""
+        if two is not None and not costly:
             self._add(two)
             return True
-        if exc.fatal is not None:
+        if exc.fatal is not None and not costly:
             raise exc.fatal from None
         label = ", ".join(f"#{g.id} {g.pattern}" for g in mine)
-        over = [m for m in sorted(required) if self.alone(m) > self.budget]
-        if over and not self.strict_groups:
+        if can_split:
             # Left whole, the group would not fit either: its ops are planned
             # on their own (several nests), and the plan says why.
             why = f"cannot share one loop nest within {self.budget} bytes ({exc}); op{over[0]} alone needs " \
-                  f"{self.alone(over[0])} bytes untiled"
+                  f"{self.alone(over[0])} bytes untiled{costly}"
             for g in mine:
                 self.split_why[g.id] = why
             self.groups = [g for g in self.groups if g not in mine]
@@ -1039,6 +1041,22 @@ class _Planning:
                                                  "none of its ops is tiled"))
             self.fused_into[m] = 0
         return True
+
+
+# A two-level nest that moves this many times the bytes its ops need apart is
+# refused: blocks small enough to hold a dilated convolution's window re-read
+# the whole filter per block (ASPP: 914 MB against 16 MB apart, 10x slower).
+_TWO_LEVEL_EXCESS = 4
+
+
+def _two_level_costly(payload: Payload, two: LoopNest, members: frozenset[int], memory_bytes: int) -> str:
+    """Why the group is split rather than tiled on two levels ('' to keep
+    them): each op as its own nest needs at least its per-contraction bound."""
+    moved = nest_traffic(payload, two).total
+    apart = sum(per_contraction_bound(payload, memory_bytes, [m]) for m in members)
+    if moved <= _TWO_LEVEL_EXCESS * apart:
+        return ""
+    return f"; two levels would move {moved / 1e6:.2f} MB, against at least {apart / 1e6:.2f} MB with its ops apart"
 
 
 def _untiled_at(plan: Plan, i: int) -> frozenset[int]:
