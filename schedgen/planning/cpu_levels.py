@@ -497,17 +497,20 @@ def _group_blocked(op: TileableOp, extents: list[int], cpu: CpuInfo) -> InnerTil
     one kernel's accumulators (_pixel_block). Scalar, regnet_x_400mf's
     2-group one onto 56x56 took 3.9 ms with its pad; so 0.63; skresnet18's
     three dilated ones 16 ms each, the whole model 2.15x faster so; r3d_18
-    2.97x. Stride 1 keeps its register kernel along the row, which was
-    faster (0.35 against 0.41 ms onto 28x28; r3d_18's 3-D ones onto rows of
-    4 and 7 too, 0.83x packed)."""
+    2.97x. Channels in no whole number of vectors are packed all the same:
+    linalg.pack pads the last block with zeros, whose outputs the unpack
+    drops (r2plus1d_18's 230, 460 and 921 mid-channels, stride 2: scalar,
+    4.1 GFLOP/s; so 57). Stride 1 keeps its register kernel along the row,
+    which was faster (0.35 against 0.41 ms onto 28x28; r3d_18's 3-D ones
+    onto rows of 4 and 7 too, 0.83x packed)."""
     if op.name not in _OUTPUT_CHANNELS_AND_ROW:
         return None
     f, ow = _OUTPUT_CHANNELS_AND_ROW[op.name]
     steps = _row_index(op, ow)
     lanes = cpu.lanes(_element_bytes(op))
-    if steps is None or steps[ow] == 1 or extents[f] % lanes:
+    if steps is None or steps[ow] == 1:
         return None
-    vecs, pixels = _pixel_block(extents[f] // lanes, extents[ow], cpu)
+    vecs, pixels = _pixel_block(-(-extents[f] // lanes), extents[ow], cpu)
     block = vecs * lanes
     rank = len(extents)
     # the packed op: the dims with f in blocks, the block's lanes appended; a pixel's tile is one block
