@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from ir_helpers import LOOPS, applied_and_compared, enclosing_loop, ops, parse
+from mlir import ir
 from test_small_planes import AVX2
 
 from schedgen.ir.load import load_payload
@@ -47,7 +48,7 @@ func.func @aspp(%x: {x}, %w: tensor<{f}x{c}x3x3xf32>) -> {y} {{
     return payload
 
 
-def _top_loops(module) -> list:
+def _top_loops(module: ir.Module) -> list[ir.Operation]:
     """The outermost loops of the transformed function: one per nest."""
     return [op for op in ops(module) if op.name in LOOPS and enclosing_loop(op) is None]
 
