@@ -724,6 +724,61 @@ def dinov2_model():
     return _Pixels(_persistent(Dinov2Model(config).eval())), (torch.randn(1, 3, 224, 224),)
 
 
+# -- models added in session 88: the same, nobody shaped schedgen for them --------------------------------------
+
+def qwen2_model():
+    """A 1-layer Qwen2: biased q/k/v projections, two key-value heads for four query heads, RMS norm, SwiGLU."""
+    from transformers import Qwen2Config, Qwen2Model
+
+    _seeded(120)
+    config = Qwen2Config(vocab_size=1000, hidden_size=128, intermediate_size=384, num_hidden_layers=1,
+                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64,
+                         attn_implementation="eager")
+    return _decoder(120, Qwen2Model(config))
+
+
+def gemma_model():
+    """A 1-layer Gemma: embeddings scaled by sqrt(hidden), RMS norm with a unit offset, tanh-GELU gating,
+    one key-value head."""
+    from transformers import GemmaConfig, GemmaModel
+
+    _seeded(121)
+    config = GemmaConfig(vocab_size=1000, hidden_size=128, intermediate_size=384, num_hidden_layers=1,
+                         num_attention_heads=4, num_key_value_heads=1, head_dim=32, max_position_embeddings=64,
+                         attn_implementation="eager")
+    return _decoder(121, GemmaModel(config))
+
+
+def falcon_model():
+    """A 1-layer Falcon: one fused query-key-value projection, multi-query attention, attention and MLP in
+    parallel off one layer norm."""
+    from transformers import FalconConfig, FalconModel
+
+    _seeded(122)
+    config = FalconConfig(vocab_size=1000, hidden_size=128, num_hidden_layers=1, num_attention_heads=4,
+                          multi_query=True, parallel_attn=True, new_decoder_architecture=False, bias=False,
+                          attn_implementation="eager")
+    return _decoder(122, FalconModel(config))
+
+
+def esm_model():
+    """A 1-layer ESM-2 protein encoder: rotary positions, token dropout rescaling by the mask count, GELU."""
+    from transformers import EsmConfig, EsmModel
+
+    _seeded(123)
+    config = EsmConfig(vocab_size=33, hidden_size=128, num_hidden_layers=1, num_attention_heads=4,
+                       intermediate_size=512, max_position_embeddings=64, position_embedding_type="rotary",
+                       pad_token_id=1, mask_token_id=32, token_dropout=True, attn_implementation="eager")
+    model = _persistent(EsmModel(config, add_pooling_layer=False).eval())
+    ids = torch.randint(4, 24, (1, 32), generator=torch.Generator().manual_seed(123))
+    return _CausalLM(model), (ids, torch.ones(1, 32, dtype=torch.int64))
+
+
+def tiny_vit_model():
+    model, inputs = _timm(126, "tiny_vit_5m_224", (1, 3, 224, 224))
+    return _persistent(model), inputs  # its attention-bias indices are a non-persistent buffer
+
+
 CASES = [
     Case("resnet_block", "torchvision resnet BasicBlock(64, 64), 1x64x28x28", resnet_block),
     Case("resnet_down_block", "torchvision resnet18 layer2[0] (stride 2, 1x1 downsample), 1x64x28x28",
@@ -870,6 +925,33 @@ CASES = [
          "attention and MLP, 32 token ids and mask", phi_model, whole_model=True),
     Case("dinov2_1layer", "transformers Dinov2Model, 1 layer, dim 192, patch 14, SwiGLU, 1x3x224x224",
          dinov2_model, whole_model=True),
+    Case("mobileone_s0", "timm mobileone_s0 (reparameterizable branches: k parallel 3x3 and 1x1 convs with "
+         "batch norms), 1x3x224x224", lambda: _timm(124, "mobileone_s0", (1, 3, 224, 224)), whole_model=True),
+    Case("efficientformer_l1", "timm efficientformer_l1 (pooling mixers in 4-D stages, then a 3-D attention "
+         "stage with attention biases), 1x3x224x224",
+         lambda: _timm(125, "efficientformer_l1", (1, 3, 224, 224)), whole_model=True),
+    Case("tiny_vit_5m", "timm tiny_vit_5m_224 (MBConv stages, windowed attention with biases, a depthwise conv "
+         "between attention and MLP), 1x3x224x224", tiny_vit_model,
+         whole_model=True),
+    Case("hgnetv2_b0", "timm hgnetv2_b0 (stem with a same-padded max pool and concat, light convs, learnable "
+         "affine activations), 1x3x224x224", lambda: _timm(127, "hgnetv2_b0", (1, 3, 224, 224)), whole_model=True),
+    Case("starnet_s1", "timm starnet_s1 (star operation: an elementwise product of two ReLU6 and linear branches, "
+         "7x7 depthwise convs), 1x3x224x224", lambda: _timm(128, "starnet_s1", (1, 3, 224, 224)), whole_model=True),
+    Case("dla34", "timm dla34 (deep layer aggregation: trees of blocks whose outputs are concatenated and "
+         "projected), 1x3x224x224", lambda: _timm(129, "dla34", (1, 3, 224, 224)), whole_model=True),
+    Case("mobilenetv4_conv_small", "timm mobilenetv4_conv_small (universal inverted bottlenecks with optional "
+         "depthwise convs before and after the expansion), 1x3x224x224",
+         lambda: _timm(130, "mobilenetv4_conv_small", (1, 3, 224, 224)), whole_model=True),
+    Case("lcnet_050", "timm lcnet_050 (hard-swish depthwise-separable stages, 5x5 kernels, squeeze-excite), "
+         "1x3x224x224", lambda: _timm(131, "lcnet_050", (1, 3, 224, 224)), whole_model=True),
+    Case("qwen2_1layer", "transformers Qwen2Model, 1 layer, hidden 128, 4 heads / 2 kv heads, biased qkv, "
+         "32 token ids and mask", qwen2_model, whole_model=True),
+    Case("gemma_1layer", "transformers GemmaModel, 1 layer, hidden 128, 4 heads / 1 kv head, tanh-GELU gating, "
+         "32 token ids and mask", gemma_model, whole_model=True),
+    Case("falcon_1layer", "transformers FalconModel, 1 layer, hidden 128, multi-query, parallel attention and "
+         "MLP, 32 token ids and mask", falcon_model, whole_model=True),
+    Case("esm2_1layer", "transformers EsmModel (ESM-2), 1 layer, hidden 128, rotary, token-dropout rescaling, "
+         "32 protein tokens and mask", esm_model, whole_model=True),
 ]
 
 
