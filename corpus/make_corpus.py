@@ -673,6 +673,16 @@ def _decoder(seed: int, model: nn.Module) -> tuple[nn.Module, tuple[torch.Tensor
     return _CausalLM(_persistent(model.eval())), (_token_ids(seed), torch.ones(1, 32, dtype=torch.int64))
 
 
+def _small_decoder(seed: int, config_cls: type, model_cls: type,
+                   **config) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """A 1-layer decoder of hidden size 128, 4 heads and 1000 words, on 32 token ids and their mask; `config`
+    adds what makes the architecture itself."""
+    _seeded(seed)
+    base = dict(vocab_size=1000, hidden_size=128, num_hidden_layers=1, num_attention_heads=4,
+                max_position_embeddings=64, attn_implementation="eager")
+    return _decoder(seed, model_cls(config_cls(**base, **config)))
+
+
 def bloom_model():
     """A 1-layer BLOOM: ALiBi offsets from a cumulative sum of the attention mask, tanh GELU."""
     from transformers import BloomConfig, BloomModel
@@ -696,11 +706,8 @@ def mistral_model():
     """A 1-layer Mistral: one key-value head for four query heads, a sliding window of 16 tokens, SwiGLU."""
     from transformers import MistralConfig, MistralModel
 
-    _seeded(112)
-    config = MistralConfig(vocab_size=1000, hidden_size=128, intermediate_size=384, num_hidden_layers=1,
-                           num_attention_heads=4, num_key_value_heads=1, max_position_embeddings=64,
-                           sliding_window=16, attn_implementation="eager")
-    return _decoder(112, MistralModel(config))
+    return _small_decoder(112, MistralConfig, MistralModel, intermediate_size=384, num_key_value_heads=1,
+                          sliding_window=16)
 
 
 def phi_model():
@@ -730,11 +737,7 @@ def qwen2_model():
     """A 1-layer Qwen2: biased q/k/v projections, two key-value heads for four query heads, RMS norm, SwiGLU."""
     from transformers import Qwen2Config, Qwen2Model
 
-    _seeded(120)
-    config = Qwen2Config(vocab_size=1000, hidden_size=128, intermediate_size=384, num_hidden_layers=1,
-                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64,
-                         attn_implementation="eager")
-    return _decoder(120, Qwen2Model(config))
+    return _small_decoder(120, Qwen2Config, Qwen2Model, intermediate_size=384, num_key_value_heads=2)
 
 
 def gemma_model():
@@ -742,11 +745,8 @@ def gemma_model():
     one key-value head."""
     from transformers import GemmaConfig, GemmaModel
 
-    _seeded(121)
-    config = GemmaConfig(vocab_size=1000, hidden_size=128, intermediate_size=384, num_hidden_layers=1,
-                         num_attention_heads=4, num_key_value_heads=1, head_dim=32, max_position_embeddings=64,
-                         attn_implementation="eager")
-    return _decoder(121, GemmaModel(config))
+    return _small_decoder(121, GemmaConfig, GemmaModel, intermediate_size=384, num_key_value_heads=1,
+                          head_dim=32)
 
 
 def falcon_model():
