@@ -69,7 +69,7 @@ def iree_times(payload: Path, func: str, inputs: list[np.ndarray], threads: int,
                               "--iree-llvmcpu-target-cpu=host", *flags, "-o", str(vmfb)],
                              capture_output=True, text=True)
         if out.returncode != 0:
-            return "iree-compile failed: " + (out.stderr.strip().splitlines() or ["?"])[0][:80]
+            return "iree-compile failed: " + (out.stderr.strip().splitlines() or ["?"])[0][:200]
     args = [runner, f"--module={vmfb}", "--device=local-task", f"--function={func}",
             f"--task_topology_max_group_count={threads}", f"--benchmark_repetitions={repeats}",
             "--benchmark_format=json"]
