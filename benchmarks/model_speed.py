@@ -135,7 +135,7 @@ def _figure(runs: list[tuple[float | str, bool]] | None) -> tuple[float | str | 
 def _table(entries: list[Entry], got: dict, threads: list[int], peak: float | None) -> None:
     print(f"{'payload':<18} {'thr':>3} {'schedgen ms':>12} {'GFLOP/s':>8} {'% peak':>7} "
           + " ".join(f"{p + ' ms':>14} {'ratio':>6}" for p in PEERS) + f" {'untransformed ms':>17}")
-    failures: list[str] = []  # a peer's whole message, below the table: a cell has room for its number only
+    failures: list[str] = []  # why a peer has no time, printed below the table: a cell has room for a number only
     for e in entries:
         flop = payload_flops(e.model)
         for t in threads:
@@ -148,7 +148,7 @@ def _table(entries: list[Entry], got: dict, threads: list[int], peak: float | No
                 if isinstance(s, str) and s not in failures:
                     failures.append(s)
                 cells.append(f"{m}{s * 1e3:.2f}".rjust(14) + f" {s / ours:6.2f}" if isinstance(s, float)
-                             else f"{f'failed [{failures.index(s) + 1}]' if s else '-':>21}")
+                             else f"{f'see [{failures.index(s) + 1}]' if s else '-':>21}")
             raw, m = _figure(got.get((e.name, t, "untransformed")))
             raw_cell = f"{m}{raw * 1e3:.1f}" if isinstance(raw, float) else "-"
             print(f"{e.name:<18} {t:>3} {mark + f'{ours * 1e3:.2f}':>12} {flop / ours / 1e9:>8.1f} {pct:>7} "
