@@ -370,6 +370,12 @@ def _timm(seed: int, name: str, shape: tuple[int, ...]) -> tuple[nn.Module, tupl
     return _vision(seed, lambda _: timm.create_model(name, pretrained=False).eval(), shape)
 
 
+def _timm_case(name: str, seed: int, what: str, side: int = 224, timm_name: str | None = None) -> Case:
+    """A whole timm model on one 1x3x`side`x`side` image (`timm_name`: timm's name, when not `name`)."""
+    return Case(name, f"{what}, 1x3x{side}x{side}", lambda: _timm(seed, timm_name or name, (1, 3, side, side)),
+                whole_model=True)
+
+
 def mixer_model():
     return _timm(64, "mixer_s16_224", (1, 3, 224, 224))
 
@@ -898,23 +904,19 @@ CASES = [
          "bilinear upsampling), 1x3x224x224", deeplabv3_model, whole_model=True),
     Case("r2plus1d_18", "torchvision video r2plus1d_18 ((2+1)-D convolutions: 1x3x3 then 3x1x1), 1x3x8x56x56",
          r2plus1d_model, whole_model=True),
-    Case("botnet26t", "timm botnet26t_256 (self-attention with relative-position logits in a ResNet), 1x3x256x256",
-         lambda: _timm(104, "botnet26t_256", (1, 3, 256, 256)), whole_model=True),
-    Case("halonet26t", "timm halonet26t (blocked local attention over haloed windows), 1x3x256x256",
-         lambda: _timm(105, "halonet26t", (1, 3, 256, 256)), whole_model=True),
-    Case("edgenext_xx_small", "timm edgenext_xx_small (split depthwise convolutions, transposed attention, "
-         "Fourier positions), 1x3x256x256", lambda: _timm(106, "edgenext_xx_small", (1, 3, 256, 256)),
-         whole_model=True),
-    Case("fastvit_t8", "timm fastvit_t8 (RepMixer token mixing, large-kernel depthwise convolutions), 1x3x256x256",
-         lambda: _timm(107, "fastvit_t8", (1, 3, 256, 256)), whole_model=True),
-    Case("mobilevitv2_050", "timm mobilevitv2_050 (separable linear attention, group norms), 1x3x256x256",
-         lambda: _timm(108, "mobilevitv2_050", (1, 3, 256, 256)), whole_model=True),
-    Case("rexnet_100", "timm rexnet_100 (channels zero-extended on residuals, ReLU6, squeeze-excite), "
-         "1x3x224x224", lambda: _timm(109, "rexnet_100", (1, 3, 224, 224)), whole_model=True),
-    Case("gmlp_ti16", "timm gmlp_ti16_224 (spatial gating: a token-mixing projection of half the channels), "
-         "1x3x224x224", lambda: _timm(115, "gmlp_ti16_224", (1, 3, 224, 224)), whole_model=True),
-    Case("lambda_resnet26t", "timm lambda_resnet26t (lambda layers: a 3-D convolution for position lambdas), "
-         "1x3x256x256", lambda: _timm(116, "lambda_resnet26t", (1, 3, 256, 256)), whole_model=True),
+    _timm_case("botnet26t", 104, "timm botnet26t_256 (self-attention with relative-position logits in a ResNet)",
+               side=256, timm_name="botnet26t_256"),
+    _timm_case("halonet26t", 105, "timm halonet26t (blocked local attention over haloed windows)", side=256),
+    _timm_case("edgenext_xx_small", 106, "timm edgenext_xx_small (split depthwise convolutions, transposed "
+               "attention, Fourier positions)", side=256),
+    _timm_case("fastvit_t8", 107, "timm fastvit_t8 (RepMixer token mixing, large-kernel depthwise convolutions)",
+               side=256),
+    _timm_case("mobilevitv2_050", 108, "timm mobilevitv2_050 (separable linear attention, group norms)", side=256),
+    _timm_case("rexnet_100", 109, "timm rexnet_100 (channels zero-extended on residuals, ReLU6, squeeze-excite)"),
+    _timm_case("gmlp_ti16", 115, "timm gmlp_ti16_224 (spatial gating: a token-mixing projection of half the "
+               "channels)", timm_name="gmlp_ti16_224"),
+    _timm_case("lambda_resnet26t", 116, "timm lambda_resnet26t (lambda layers: a 3-D convolution for position "
+               "lambdas)", side=256),
     Case("bloom_1layer", "transformers BloomModel, 1 layer, hidden 128, ALiBi, 32 token ids and mask", bloom_model,
          whole_model=True),
     Case("opt_1layer", "transformers OPTModel, 1 layer, hidden 128, learned positions, 32 token ids and mask",
@@ -925,25 +927,22 @@ CASES = [
          "attention and MLP, 32 token ids and mask", phi_model, whole_model=True),
     Case("dinov2_1layer", "transformers Dinov2Model, 1 layer, dim 192, patch 14, SwiGLU, 1x3x224x224",
          dinov2_model, whole_model=True),
-    Case("mobileone_s0", "timm mobileone_s0 (reparameterizable branches: k parallel 3x3 and 1x1 convs with "
-         "batch norms), 1x3x224x224", lambda: _timm(124, "mobileone_s0", (1, 3, 224, 224)), whole_model=True),
-    Case("efficientformer_l1", "timm efficientformer_l1 (pooling mixers in 4-D stages, then a 3-D attention "
-         "stage with attention biases), 1x3x224x224",
-         lambda: _timm(125, "efficientformer_l1", (1, 3, 224, 224)), whole_model=True),
+    _timm_case("mobileone_s0", 124, "timm mobileone_s0 (reparameterizable branches: k parallel 3x3 and 1x1 convs "
+               "with batch norms)"),
+    _timm_case("efficientformer_l1", 125, "timm efficientformer_l1 (pooling mixers in 4-D stages, then a 3-D "
+               "attention stage with attention biases)"),
     Case("tiny_vit_5m", "timm tiny_vit_5m_224 (MBConv stages, windowed attention with biases, a depthwise conv "
          "between attention and MLP), 1x3x224x224", tiny_vit_model,
          whole_model=True),
-    Case("hgnetv2_b0", "timm hgnetv2_b0 (stem with a same-padded max pool and concat, light convs, learnable "
-         "affine activations), 1x3x224x224", lambda: _timm(127, "hgnetv2_b0", (1, 3, 224, 224)), whole_model=True),
-    Case("starnet_s1", "timm starnet_s1 (star operation: an elementwise product of two ReLU6 and linear branches, "
-         "7x7 depthwise convs), 1x3x224x224", lambda: _timm(128, "starnet_s1", (1, 3, 224, 224)), whole_model=True),
-    Case("dla34", "timm dla34 (deep layer aggregation: trees of blocks whose outputs are concatenated and "
-         "projected), 1x3x224x224", lambda: _timm(129, "dla34", (1, 3, 224, 224)), whole_model=True),
-    Case("mobilenetv4_conv_small", "timm mobilenetv4_conv_small (universal inverted bottlenecks with optional "
-         "depthwise convs before and after the expansion), 1x3x224x224",
-         lambda: _timm(130, "mobilenetv4_conv_small", (1, 3, 224, 224)), whole_model=True),
-    Case("lcnet_050", "timm lcnet_050 (hard-swish depthwise-separable stages, 5x5 kernels, squeeze-excite), "
-         "1x3x224x224", lambda: _timm(131, "lcnet_050", (1, 3, 224, 224)), whole_model=True),
+    _timm_case("hgnetv2_b0", 127, "timm hgnetv2_b0 (stem with a same-padded max pool and concat, light convs, "
+               "learnable affine activations)"),
+    _timm_case("starnet_s1", 128, "timm starnet_s1 (star operation: an elementwise product of two ReLU6 and linear "
+               "branches, 7x7 depthwise convs)"),
+    _timm_case("dla34", 129, "timm dla34 (deep layer aggregation: trees of blocks whose outputs are concatenated and "
+               "projected)"),
+    _timm_case("mobilenetv4_conv_small", 130, "timm mobilenetv4_conv_small (universal inverted bottlenecks with "
+               "optional depthwise convs before and after the expansion)"),
+    _timm_case("lcnet_050", 131, "timm lcnet_050 (hard-swish depthwise-separable stages, 5x5 kernels, squeeze-excite)"),
     Case("qwen2_1layer", "transformers Qwen2Model, 1 layer, hidden 128, 4 heads / 2 kv heads, biased qkv, "
          "32 token ids and mask", qwen2_model, whole_model=True),
     Case("gemma_1layer", "transformers GemmaModel, 1 layer, hidden 128, 4 heads / 1 kv head, tanh-GELU gating, "
