@@ -151,6 +151,8 @@ def _tree_dims(tree: tuple) -> list[int]:
 def _result_map_dims(op: TileableOp) -> list[int] | None:
     """The op dim behind each dim of its (first) result, or None when the
     result map is not a projected permutation (such producers are not fused)."""
+    if op.name == "tensor.pad":  # no init: its result dims are its own (a pad tile is the padded chunk)
+        return list(range(len(op.domain)))
     inits = [o for o in op.operands if o.is_init]
     if not inits or inits[0].exprs is None:
         return None
@@ -390,6 +392,8 @@ class TiledNest:
                 continue
             t = operand_tile(operand, inner)
             shape = _result_shape(op, inner) if t is None else tuple(x.size for x in t)  # pad/pack/unpack
+            if op.name == "tensor.pad":  # the source rows a padded tile covers: its padding is not read
+                shape = tuple(min(n, s) for n, s in zip(shape, operand.shape))
             if in_nest and t is not None and t == self._result_tile(operand.value.index):
                 continue
             if not in_nest and t is not None:
@@ -402,7 +406,10 @@ class TiledNest:
         return [(what, shape, b, keys.get(k)) for k, (what, shape, b) in enumerate(fp.items)]
 
     def _result_tile(self, idx: int) -> list[DimTile] | None:
-        init = next((o for o in self.payload.ops[idx].operands if o.is_init), None)
+        op = self.payload.ops[idx]
+        if op.name == "tensor.pad":
+            return self.tiles[idx]
+        init = next((o for o in op.operands if o.is_init), None)
         return operand_tile(init, self.tiles[idx]) if init is not None else None
 
     def footprint(self) -> Footprint:

@@ -382,7 +382,7 @@ def _work_done(model: Payload, module: ir.Module, func: ir.OpView, loops: list[i
         trips = [t for lp in enclosing for t in loop_info(lp).trips]
         executions = prod(trips) if all(t is not None for t in trips) else None  # type: ignore[arg-type]
         orig = _payload_op(model, op, by_loc)
-        if redo_gathers and orig is not None and orig.gather:
+        if redo_gathers and orig is not None and orig.redoable:
             foralls = [t for lp in enclosing if lp.name in ("scf.forall", "scf.parallel") for t in loop_info(lp).trips]
             if all(t is not None for t in foralls):
                 allowed[orig.index] = max(allowed.get(orig.index, 1), prod(foralls))  # type: ignore[arg-type]

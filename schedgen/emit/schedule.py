@@ -146,7 +146,7 @@ def _loop_producers(n: LoopNest, reduction_loops: list[dict]) -> list[dict]:
     for k, p in enumerate(n.loop_producers):
         fused, after = f"n{n.id}_op{p.index}", f"n{n.id}_kloop{k + 1}"
         steps.append({"op": p.index, "var": _var(p.index), "label": f"op{p.index}", "fused": fused, "into": into,
-                      "loop": after})
+                      "loop": after, "pad": p.name == "tensor.pad"})
         into = after
     return steps
 

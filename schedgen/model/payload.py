@@ -160,6 +160,15 @@ class TileableOp:
         its result, nine times bigger for a 3x3 window."""
         return not self.reduction_dims() and bool(self.index_grains) and not self.body_ops
 
+    @property
+    def redoable(self) -> bool:
+        """A copy a nest may redo in each core's forall tiles (planner._Nest._redoes)
+        rather than one core writing what the other reads back: a gather, or a
+        tensor.pad (each trip of a convolution's channel loop pads its chunk of
+        the source, which it reads once, instead of the padded tensor going
+        through main memory)."""
+        return self.gather or self.name == "tensor.pad"
+
     def tile_ok(self, d: int, size: int) -> bool:
         """Whether a tile of `size` along dim `d` keeps the slices of its non-linear indices right."""
         grain = dict(self.index_grains).get(d)

@@ -187,8 +187,10 @@ class _Nest:
         tiles = nest_tiles(self.payload, self.root.index, members | set(self.consumers), sizes,
                            self.consumers, self._loop_chunks(), self.in_loop)
         # A producer in the reduction loop moves with every forall dim, or it would be computed again per
-        # tile; but a gather on a CPU of several cores, which `allowed` lets be redone once per core.
-        return tiles is not None and all(_moves_with(tiles[i], d) or self._redoes(i) for i in self.in_loop)
+        # tile; but a gather on a CPU of several cores, which `allowed` lets be redone once per core. A pad
+        # there keeps its padded dims whole (pads_whole).
+        return tiles is not None and all(_moves_with(tiles[i], d) or self._redoes(i) for i in self.in_loop) \
+            and all(_pad_whole(self.payload.ops[i], tiles[i]) for i in self.in_loop)
 
     def _redoes(self, op: int) -> bool:
         """Whether in-loop op `op` may be redone in the forall tiles along dims
@@ -202,7 +204,7 @@ class _Nest:
         result is bigger than what it reads (overlapping windows: 9 times for
         3x3): ViT's patches, as big as the image, gained nothing."""
         o = self.payload.ops[op]
-        if not (self.redo_gathers and self.cpu is not None and self.cores > 1 and o.gather):
+        if not (self.redo_gathers and self.cpu is not None and self.cores > 1 and o.redoable):
             return False
         read = sum(prod(x.shape) for x in o.operands if not x.is_init)
         return prod(o.results[0].shape) > read
@@ -231,7 +233,7 @@ class _Nest:
         """The loop op's reduction dims at their smallest chunk: where the in-loop producers' tiles move."""
         if self.loop_op is None:
             return {}
-        return {(self.loop_op, d): self.loop_grain(d) for d in self.payload.ops[self.loop_op].reduction_dims()}
+        return {(self.loop_op, d): self.loop_grain(d) for d in _loop_dims(self.payload.ops[self.loop_op])}
 
     def loop_grain(self, d: int) -> int:
         """The smallest chunk of the loop op's reduction dim `d` (the others
@@ -300,8 +302,9 @@ class _Nest:
         loop = self.loop_grain(d) if op == self.loop_op and self.in_loop else 1
         dim = SearchDim(("r", op, d), self.payload.ops[op].domain[d], grain=grain,
                         multiple=lcm(self.payload.ops[op].index_grain(d) or 1, loop))
-        if self._one_trip_loop(op):
-            dim = replace(dim, least=dim.extent)
+        if self._one_trip_loop(op) or (op == self.loop_op and d not in _loop_dims(self.payload.ops[op])
+                                       and any(self.payload.ops[i].name == "tensor.pad" for i in self.in_loop)):
+            dim = replace(dim, least=dim.extent)  # (a window's taps: an in-loop pad keeps its padded dims whole)
         return dim
 
     def _one_trip_loop(self, op: int) -> bool:
@@ -358,7 +361,21 @@ class _Nest:
             return False  # in-loop producers need the loop
         if self.redone(members, sizes) > max(1, self.cores):
             return False  # a gather redone at most once per core (_redoes)
+        if not self.pads_whole(members, sizes):
+            return False
         return self.enough_tiles(members, sizes) and self.panels_in_l1(members, sizes)
+
+    def pads_whole(self, members: frozenset[int], sizes: Sizes) -> bool:
+        """Whether each in-loop pad's tile holds its padded dims whole: its
+        padding is then static, the zero-slice guard that fusing a pad puts
+        around its tile folds away, and the tile is written in place (a fill
+        and its source's chunk). Cut along a padded dim, its padding is
+        dynamic (see cpu_levels' pad tiling)."""
+        pads = [i for i in self.in_loop if self.payload.ops[i].name == "tensor.pad"]
+        if not pads:
+            return True
+        tiled = self.tiled(members, sizes)
+        return tiled is not None and all(_pad_whole(self.payload.ops[i], tiled.inner(i)) for i in pads)
 
     def panels_in_l1(self, members: frozenset[int], sizes: Sizes) -> bool:
         """CPU targets: where the search chunks a register kernel's reduction,
@@ -1597,6 +1614,12 @@ def _join_group(payload: Payload, root: TileableOp, members: frozenset[int], idx
     return grown
 
 
+def _pad_whole(op: TileableOp, tiles: list[DimTile]) -> bool:
+    """Whether `tiles` hold op's padded dims whole (true of any op but a tensor.pad)."""
+    return op.name != "tensor.pad" or all(t.size == n for t, n, src in zip(tiles, op.domain, op.operands[0].shape)
+                                          if src != n)
+
+
 def _moves_with(tiles: list[DimTile], d: int) -> bool:
     """Whether an op's tiles (nest_tiles) move with root dim `d`: their offsets depend on it."""
     return any(("d", d) in dict(t.offset[0]) for t in tiles)
@@ -2059,7 +2082,8 @@ def _k_loop_fusion(payload: Payload, target: Target, nests: list[LoopNest], grou
                    checker: PreciseChecker | None, axis_map: AxisMap) -> list[LoopNest]:
     """Max-producers: nests whose result only a contraction's reduction loop
     reads (an MLP's hidden activation, a weight's transpose, read along the
-    second matmul's K; on CPU targets only im2col copies, see _fill_k_loop)
+    second matmul's K; on CPU targets only im2col copies and a convolution's
+    pads, along its channels: see _fill_k_loop and _Nest.pads_whole)
     are computed inside that loop, one chunk per trip, while the merged nest
     fits and moves fewer bytes than the nests apart: their results never go
     to main memory. Each op is still computed once: its tiles move with
@@ -2087,10 +2111,19 @@ def _single_level(n: LoopNest) -> bool:
 
 
 def _k_loops(payload: Payload, c: LoopNest) -> list[int]:
-    """Contractions of nest `c` with one reduction dim, over plain dims:
+    """Contractions of nest `c` with one reduction dim, over plain dims, or
+    reading a pad (a convolution, whose channel loop can pad its chunks):
     their K loop can hold other nests."""
     return [ref.index for ref in [c.root, *c.producers] for m in [payload.ops[ref.index]]
-            if is_multiply_accumulate(m) and len(m.reduction_dims()) == 1 and _plain(m)]
+            if is_multiply_accumulate(m) and (len(m.reduction_dims()) == 1 and _plain(m) or _pads_read(payload, m))]
+
+
+def _pads_read(payload: Payload, m: TileableOp) -> list[int]:
+    """The tensor.pads whose result contraction `m` reads as an input (torch's
+    padding before a convolution): its reduction loop over channels can pad
+    each chunk it reads (_fill_k_loop)."""
+    return [o.value.index for o in m.operands if not o.is_init and o.value.kind == "op"
+            and payload.ops[o.value.index].name == "tensor.pad"]
 
 
 def _fill_k_loop(payload: Payload, target: Target, c: LoopNest, m: int, by_root: dict[int, LoopNest],
@@ -2099,6 +2132,8 @@ def _fill_k_loop(payload: Payload, target: Target, c: LoopNest, m: int, by_root:
     """Nest `c` with as many nests as pay for it in op m's K loop, nearest
     first; and the ids of those nests."""
     current, inside, taken = c, frozenset[int](), []
+    op = payload.ops[m]
+    plain, pads = len(op.reduction_dims()) == 1 and _plain(op), set(_pads_read(payload, op))
     grew = True
     while grew:
         grew = False
@@ -2108,9 +2143,13 @@ def _fill_k_loop(payload: Payload, target: Target, c: LoopNest, m: int, by_root:
         for p in [by_root[i] for i in sorted(sources, reverse=True)]:
             if p.id in gone or p.id == c.id or p in taken or not _single_level(p) \
                     or not _only_read_by(payload, p, readers) \
-                    or (target.cpu is not None and not all(payload.ops[o.index].gather for o in p.ops)):
+                    or (target.cpu is not None and not all(payload.ops[o.index].gather or o.index in pads
+                                                           for o in p.ops)) \
+                    or (not plain and not all(o.index in pads for o in p.ops)):
                 # CPU targets: a register kernel reads whatever its K loop computes; only the im2col
-                # copy is measured there (other producers, the MLP's hidden matmul, were not tried)
+                # copy and the pad the contraction reads are measured there (other producers, the MLP's
+                # hidden matmul, were not tried; a pad behind an im2col copy made xtc-opt abort). A
+                # convolution's loop (windows, several reduction dims) takes only its pads.
                 continue
             refused = _merge_key(payload, current, p, m, inside)  # a chain's repeated steps are refused once
             if refused in _SEARCHED:
@@ -2200,7 +2239,8 @@ def _merged_nest_once(payload: Payload, target: Target, c: LoopNest, m: int, ins
     notes = list({n.text: n for n in notes}.values())  # a note both nests had (a pad not fused into either), once
     apart = "; ".join(", ".join(f"op{o.index}" for o in p.ops) for p in absorbed)
     redone = nest.redone(members, sizes)
-    again = f"; gathered again in each of the {redone} forall tiles (one per core) that read all of it, each " \
+    verb = "padded" if all(payload.ops[i].name == "tensor.pad" for i in inside) else "gathered"
+    again = f"; {verb} again in each of the {redone} forall tiles (one per core) that read all of it, each " \
         "core into its own cache, instead of one core writing what the other reads back" if redone > 1 else ""
     notes.append(Note(kind=NoteKind.LOOP_FUSED, text=f"{apart} (first planned apart): computed "
                       f"inside op{m}'s reduction loop, one chunk per trip, so their results never go to main memory "
@@ -2230,5 +2270,14 @@ def _moves_with_loop(payload: Payload, nest: _Nest, members: frozenset[int]) -> 
     tiles = nest_tiles(payload, nest.root.index, members, sizes, (), nest._loop_chunks(), nest.in_loop)
     if tiles is None:
         return False
-    loops = {("r", nest.loop_op, d) for d in payload.ops[nest.loop_op].reduction_dims()}
+    loops = {("r", nest.loop_op, d) for d in _loop_dims(payload.ops[nest.loop_op])}
     return all(any(loops & set(dict(t.offset[0])) for t in tiles[i]) for i in nest.in_loop)
+
+
+def _loop_dims(op: TileableOp) -> list[int]:
+    """The reduction dims of a loop op (_k_loop_fusion) whose loops hold its
+    in-loop producers: a convolution's channels, not its window's taps (a
+    pad's tile stepped along a tap would cut its padded dims)."""
+    windows = {d for o in op.operands if not o.is_init for e in (o.exprs or ()) if e is not None
+               and len(e.coeffs) > 1 for d, _ in e.coeffs}
+    return [d for d in op.reduction_dims() if d not in windows]
