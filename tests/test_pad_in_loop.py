@@ -24,9 +24,9 @@ from schedgen.planning.planner import plan
 @pytest.mark.parametrize("dilation", [2, 12])
 def test_a_convolutions_pad_is_computed_in_its_channel_loop(tmp_path: Path, threads: int, dilation: int) -> None:
     """The pad has no nest of its own: the convolution's nest (with its ReLU) takes it into the convolution's
-    channel loop and says so.
-    `check` finds the pad there at chunks of the channels with its padded rows and columns whole, each chunk
-    padded at most once per core, within the budget; the numbers match the untransformed payload's."""
+    channel loop and says so. `check` finds the pad there at chunks of the channels with its padded rows and
+    columns whole, each chunk padded at most once per core, within the budget; the numbers match the
+    untransformed payload's."""
     c, side = 64, 14
     payload = _dilated_relu(tmp_path, c, 32, side, dilation)
     p = plan(load_payload(payload, cpu=True), AVX2)
