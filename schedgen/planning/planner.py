@@ -303,7 +303,7 @@ class _Nest:
         dim = SearchDim(("r", op, d), self.payload.ops[op].domain[d], grain=grain,
                         multiple=lcm(self.payload.ops[op].index_grain(d) or 1, loop))
         if self._one_trip_loop(op) or (op == self.loop_op and d not in _loop_dims(self.payload.ops[op])
-                                       and any(self.payload.ops[i].name == "tensor.pad" for i in self.in_loop)):
+                                       and self._in_loop_pads()):
             dim = replace(dim, least=dim.extent)  # (a window's taps: an in-loop pad keeps its padded dims whole)
         return dim
 
@@ -371,11 +371,14 @@ class _Nest:
         around its tile folds away, and the tile is written in place (a fill
         and its source's chunk). Cut along a padded dim, its padding is
         dynamic (see cpu_levels' pad tiling)."""
-        pads = [i for i in self.in_loop if self.payload.ops[i].name == "tensor.pad"]
+        pads = self._in_loop_pads()
         if not pads:
             return True
         tiled = self.tiled(members, sizes)
         return tiled is not None and all(_pad_whole(self.payload.ops[i], tiled.inner(i)) for i in pads)
+
+    def _in_loop_pads(self) -> list[int]:
+        return [i for i in self.in_loop if self.payload.ops[i].name == "tensor.pad"]
 
     def panels_in_l1(self, members: frozenset[int], sizes: Sizes) -> bool:
         """CPU targets: where the search chunks a register kernel's reduction,
