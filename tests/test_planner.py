@@ -151,3 +151,21 @@ def test_a_producer_writing_the_roots_destination_at_other_tiles_is_fused_only_w
         assert all(t == 0 for t in nest.tile_sizes[1:]) or 0 not in fused
         notes = [n.text for n in nest.notes if "at other tiles" in n.text]
         assert bool(notes) == tiled_beyond_batch and all("tensor.empty at line 9" in t for t in notes)
+
+
+def test_a_banned_producer_outside_any_fuse_group_is_planned_on_its_own(tmp_path: Path):
+    """The transpose's nest bans its direct producer (both write one tensor.empty at other tiles); the
+    producer, in no fuse group, is planned in a nest of its own, and the schedule verifies bit for bit.
+    Planned in a child with a deadline: this payload once kept the planner in a loop."""
+    import subprocess
+    import sys
+
+    payload = ROOT / "tests/data/constructs/shared_dest_direct_producer.mlir"
+    schedule = tmp_path / "s.mlir"
+    run = subprocess.run([sys.executable, "-m", "schedgen.cli", "generate", str(payload), "--memory", "256",
+                          "-o", str(schedule)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    made = plan(load_payload(payload), load_target("npu-256k").model_copy(update={"memory_bytes": 256}))
+    assert sorted(o.index for n in made.nests for o in (n.root, *n.producers, *n.consumers)) == [0, 1]
+    assert all(n.footprint_bytes <= 256 for n in made.nests)
+    assert schedgen(["verify", str(payload), str(schedule)]) == 0

@@ -1030,7 +1030,7 @@ class _Planning:
         """A group that cannot share one nest: two levels, a split, a refusal,
         or its ops left untiled."""
         over = [m for m in sorted(required) if self.alone(m) > self.budget]
-        can_split = bool(over) and not self.strict_groups
+        can_split = bool(over) and bool(mine) and not self.strict_groups  # no group to split: replanning loops
         two = _two_level_nest(self.payload, op, self.target, required, len(self.nests) + 1, self.axis_map, str(exc))
         costly = _two_level_costly(self.payload, two, required, self.budget) if two is not None and can_split else ""
         if two is not None and not costly:
@@ -1254,7 +1254,7 @@ def _plan_nest_once(payload: Payload, root: TileableOp, target: Target, mode: Fu
     probe = _MinimalProbe(nest) if has_loop else None
     # Group members first: they must all join, whatever the fuse mode.
     members = _grow(payload, root, alone, taken, axes, probe, notes,
-                    lambda i: banned.get(i) or (None if i in required else ""), must=True)
+                    lambda i: banned.get(i) if i in required else "", must=True)
     if not required <= members:
         missing = sorted(required - members)
         raise GroupBroken(f"op{missing[0]} {payload.ops[missing[0]].name} is not a producer of op{root.index} "
