@@ -154,9 +154,10 @@ def test_a_producer_writing_the_roots_destination_at_other_tiles_is_fused_only_w
 
 
 def test_a_banned_producer_outside_any_fuse_group_is_planned_on_its_own(tmp_path: Path):
-    """The transpose's nest bans its direct producer (both write one tensor.empty at other tiles); the
-    producer, in no fuse group, is planned in a nest of its own, and the schedule verifies bit for bit.
-    Planned in a child with a deadline: this payload once kept the planner in a loop."""
+    """The transpose's nest bans its direct producer (both write one tensor.empty at other tiles). The
+    producer is in no fuse group, so the ban breaks none: both ops are planned (the producer's nest takes
+    the transpose as its consumer), within the budget, and the schedule verifies. Planned in a child with
+    a deadline: this payload once kept the planner in a loop."""
     import subprocess
     import sys
 
