@@ -4,6 +4,8 @@ and measured result."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from math import prod
 from pathlib import Path
 
@@ -158,9 +160,6 @@ def test_a_banned_producer_outside_any_fuse_group_is_planned_on_its_own(tmp_path
     producer is in no fuse group, so the ban breaks none: both ops are planned (the producer's nest takes
     the transpose as its consumer), within the budget, and the schedule verifies. Planned in a child with
     a deadline: this payload once kept the planner in a loop."""
-    import subprocess
-    import sys
-
     payload = ROOT / "tests/data/constructs/shared_dest_direct_producer.mlir"
     schedule = tmp_path / "s.mlir"
     run = subprocess.run([sys.executable, "-m", "schedgen.cli", "generate", str(payload), "--memory", "256",
